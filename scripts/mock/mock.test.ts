@@ -1,0 +1,218 @@
+// `npm run mock` answers inside the contract: documented success examples, the
+// contract's 401/400/404 envelopes (never Prism's problem+json), `Prefer: code=404`.
+// Runs against the stand-in fixture, a copy of it whose operations document no 400/401
+// (so Prism falls back to its own errors and the proxy must step in), and openapi.yaml.
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { FIXTURE_SPEC, specsUnderTest, writeTempSpec } from '../test-helpers/run.ts';
+import { firstExample, type MockServer, startMock } from './mock.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: the spec is walked as untyped YAML
+type Doc = any;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+interface Operation {
+  method: string;
+  path: string;
+  op: Doc;
+}
+
+function operations(doc: Doc): Operation[] {
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    METHODS.filter((method) => (item as Doc)[method]).map((method) => ({ method, path, op: (item as Doc)[method] })),
+  );
+}
+
+function deref(doc: Doc, node: Doc): Doc {
+  let current = node;
+  while (current && typeof current.$ref === 'string') {
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .map((p: string) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
+      .reduce((at: Doc, key: string) => at?.[key], doc);
+  }
+  return current;
+}
+
+/** A value for a parameter: its example, else its schema's example/default/enum/format. */
+function sampleValue(doc: Doc, param: Doc): string {
+  if (param.example !== undefined) return String(param.example);
+  const firstNamed = param.examples && Object.values(param.examples)[0];
+  if (firstNamed) return String(deref(doc, firstNamed).value);
+  const schema = deref(doc, param.schema) ?? {};
+  if (schema.example !== undefined) return String(schema.example);
+  if (schema.examples?.[0] !== undefined) return String(schema.examples[0]);
+  if (schema.default !== undefined) return String(schema.default);
+  if (schema.enum?.[0] !== undefined) return String(schema.enum[0]);
+  if (schema.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
+  if (schema.type === 'integer' || schema.type === 'number') return String(schema.minimum ?? 1);
+  return 'x';
+}
+
+/** Credentials satisfying the operation's first security requirement. */
+function authHeaders(doc: Doc, op: Doc): Record<string, string> {
+  const requirement = (op.security ?? doc.security ?? [])[0] ?? {};
+  const headers: Record<string, string> = {};
+  for (const name of Object.keys(requirement)) {
+    const scheme = doc.components.securitySchemes[name];
+    if (scheme.type === 'http' && scheme.scheme === 'bearer') headers.authorization = 'Bearer mock-test-key';
+    else if (scheme.type === 'http' && scheme.scheme === 'basic') headers.authorization = 'Basic dTpw';
+    else if (scheme.type === 'apiKey' && scheme.in === 'header') headers[scheme.name.toLowerCase()] = 'mock-test-key';
+  }
+  return headers;
+}
+
+/** A request the contract accepts: required params, credentials, the documented body. */
+function validRequest(doc: Doc, { method, path, op }: Operation, pathItem: Doc) {
+  const params = [...(pathItem.parameters ?? []), ...(op.parameters ?? [])].map((p: Doc) => deref(doc, p));
+  let url = path;
+  const query = new URLSearchParams();
+  const headers: Record<string, string> = { ...authHeaders(doc, op) };
+  for (const param of params) {
+    if (param.in === 'path') url = url.replace(`{${param.name}}`, encodeURIComponent(sampleValue(doc, param)));
+    else if (param.required && param.in === 'query') query.set(param.name, sampleValue(doc, param));
+    else if (param.required && param.in === 'header') headers[param.name.toLowerCase()] = sampleValue(doc, param);
+  }
+  let body: string | undefined;
+  const requestBody = deref(doc, op.requestBody);
+  if (requestBody?.content) {
+    const [mediaType, media] = Object.entries(requestBody.content)[0] as [string, Doc];
+    const example = firstExample(doc, { content: { [mediaType]: media } });
+    headers['content-type'] = mediaType;
+    body = JSON.stringify(example ?? {});
+  }
+  const search = query.size > 0 ? `?${query}` : '';
+  return { url: `${url}${search}`, init: { method: method.toUpperCase(), headers, body } };
+}
+
+function lowestSuccess(op: Doc): string | undefined {
+  return Object.keys(op.responses ?? {})
+    .filter((code) => /^2\d\d$/.test(code))
+    .sort()[0];
+}
+
+function storeIdHeader(doc: Doc, op: Operation, pathItem: Doc): string | undefined {
+  const params = [...(pathItem.parameters ?? []), ...(op.op.parameters ?? [])].map((p: Doc) => deref(doc, p));
+  return params.find((p: Doc) => p.in === 'header' && p.name.toLowerCase() === 'x-store-id')?.name;
+}
+
+async function gapsSpec(): Promise<string> {
+  // Same contract, but no operation documents 400 or 401: Prism then answers with its own
+  // problem+json (401, 422) and the proxy has to turn it into the contract's envelope.
+  const doc: Doc = parse(await readFile(FIXTURE_SPEC, 'utf8'));
+  for (const { op } of operations(doc)) {
+    delete op.responses['400'];
+    delete op.responses['401'];
+  }
+  return writeTempSpec(doc);
+}
+
+const specs: [string, string | (() => Promise<string>)][] = [
+  ...specsUnderTest(),
+  ['fixture without per-operation 400/401', gapsSpec],
+];
+
+describe.each(specs)('mock against %s', (_name, specSource) => {
+  let mock: MockServer;
+  let doc: Doc;
+
+  beforeAll(async () => {
+    const spec = typeof specSource === 'string' ? specSource : await specSource();
+    doc = parse(await readFile(spec, 'utf8'));
+    mock = await startMock({ spec, port: 0 });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  const call = (url: string, init: RequestInit) => fetch(`${mock.url}${url}`, init);
+  const contractError = (name: string) => firstExample(doc, doc.components.responses[name]);
+  const ops = () => operations(doc);
+
+  it('answers every operation with its documented success example', async () => {
+    const failures: string[] = [];
+    for (const operation of ops()) {
+      const { url, init } = validRequest(doc, operation, doc.paths[operation.path]);
+      const res = await call(url, init);
+      const code = lowestSuccess(operation.op);
+      const want = firstExample(doc, operation.op.responses[code ?? '']);
+      const text = await res.text();
+      const got = text ? JSON.parse(text) : undefined;
+      if (String(res.status) !== code) {
+        failures.push(`${operation.op.operationId}: status ${res.status}, want ${code}: ${text.slice(0, 300)}`);
+      } else if (want !== undefined && JSON.stringify(got) !== JSON.stringify(want)) {
+        failures.push(`${operation.op.operationId}: body differs from the documented example`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("answers a request without credentials with the contract's 401 envelope", async () => {
+    const secured = ops().filter(({ op }) =>
+      (op.security ?? doc.security ?? []).every((r: Doc) => Object.keys(r).length),
+    );
+    expect(secured.length).toBeGreaterThan(0);
+    for (const operation of secured) {
+      const { url, init } = validRequest(doc, operation, doc.paths[operation.path]);
+      const headers = { ...(init.headers as Record<string, string>) };
+      delete headers.authorization;
+      for (const scheme of Object.values(doc.components.securitySchemes) as Doc[]) {
+        if (scheme.type === 'apiKey') delete headers[scheme.name.toLowerCase()];
+      }
+      const res = await call(url, { ...init, headers });
+      expect(res.status, operation.op.operationId).toBe(401);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const want = deref(doc, operation.op.responses['401'])
+        ? firstExample(doc, operation.op.responses['401'])
+        : contractError('Unauthorized');
+      expect(await res.json(), operation.op.operationId).toEqual(want);
+    }
+  });
+
+  it("answers a non-uuid X-Store-Id with the contract's 400 VALIDATION_ERROR envelope", async () => {
+    const withStore = ops().filter((o) => storeIdHeader(doc, o, doc.paths[o.path]));
+    expect(withStore.length).toBeGreaterThan(0);
+    for (const operation of withStore) {
+      const { url, init } = validRequest(doc, operation, doc.paths[operation.path]);
+      const headers = { ...(init.headers as Record<string, string>), 'x-store-id': 'not-a-uuid' };
+      const res = await call(url, { ...init, headers });
+      expect(res.status, operation.op.operationId).toBe(400);
+      const body: Doc = await res.json();
+      expect(body.error?.code, operation.op.operationId).toBe('VALIDATION_ERROR');
+      expect(body, operation.op.operationId).toMatchObject({ success: false, meta: { status: 400 } });
+    }
+  });
+
+  it("answers an invalid body with the contract's 400 VALIDATION_ERROR envelope", async () => {
+    const withBody = ops().filter(({ op }) => deref(doc, op.requestBody)?.content?.['application/json']);
+    expect(withBody.length).toBeGreaterThan(0);
+    for (const operation of withBody) {
+      const { url, init } = validRequest(doc, operation, doc.paths[operation.path]);
+      const res = await call(url, { ...init, body: '[]' });
+      expect(res.status, operation.op.operationId).toBe(400);
+      const body: Doc = await res.json();
+      expect(body.error?.code, operation.op.operationId).toBe('VALIDATION_ERROR');
+      expect(body, operation.op.operationId).toMatchObject({ success: false, meta: { status: 400 } });
+    }
+  });
+
+  it("answers `Prefer: code=404` on a read with the operation's documented 404 example", async () => {
+    const reads = ops().filter(({ method, op }) => method === 'get' && op.responses['404']);
+    expect(reads.length).toBeGreaterThan(0);
+    for (const operation of reads) {
+      const { url, init } = validRequest(doc, operation, doc.paths[operation.path]);
+      const headers = { ...(init.headers as Record<string, string>), prefer: 'code=404' };
+      const res = await call(url, { ...init, headers });
+      expect(res.status, operation.op.operationId).toBe(404);
+      expect(await res.json(), operation.op.operationId).toEqual(firstExample(doc, operation.op.responses['404']));
+    }
+  });
+
+  it("answers an unknown route with the contract's 404 envelope", async () => {
+    const res = await call('/api/v1/no-such-route', { headers: { authorization: 'Bearer mock-test-key' } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual(contractError('NotFound'));
+  });
+});

@@ -1,0 +1,30 @@
+// Docs only (applied to the `storefront-docs` API by `npm run docs`, never to
+// openapi.yaml): makes provenance visible at a glance. Each operation gets an
+// `x-badges` entry, which Redoc shows before the operation title, in the sidebar
+// and in each tag's operation list; a schema marked inferred gets the same mark
+// in its title. The `**Documented**`/`**Inferred**` description line stays as written.
+// Colors are Redoc's named badge colors.
+const BADGES = {
+  documented: { name: 'Documented', color: 'green' },
+  inferred: { name: 'Inferred', color: 'orange' },
+};
+
+export default function ProvenanceBadges() {
+  return {
+    Operation: {
+      leave(operation) {
+        const badge = BADGES[operation['x-provenance']];
+        if (!badge) return;
+        const badges = Array.isArray(operation['x-badges']) ? operation['x-badges'] : [];
+        operation['x-badges'] = [...badges, { name: badge.name, color: badge.color, position: 'before' }];
+      },
+    },
+    Schema: {
+      leave(schema) {
+        if (schema['x-provenance'] !== 'inferred') return;
+        const badges = Array.isArray(schema['x-badges']) ? schema['x-badges'] : [];
+        schema['x-badges'] = [...badges, { name: BADGES.inferred.name, color: BADGES.inferred.color }];
+      },
+    },
+  };
+}

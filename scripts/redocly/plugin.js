@@ -1,0 +1,28 @@
+// Local Redocly plugin for the Storefront contract: project rules (lint) and
+// docs-only decorators. Loaded by path from redocly.yaml; nothing is fetched.
+import provenanceBadges from './decorators/provenance-badges.js';
+import operationProvenance from './rules/operation-provenance.js';
+import operationRateLimited from './rules/operation-rate-limited.js';
+import operationScope from './rules/operation-scope.js';
+import operationTags from './rules/operation-tags.js';
+import schemaProvenance from './rules/schema-provenance.js';
+
+export default function storefrontPlugin() {
+  return {
+    id: 'storefront',
+    rules: {
+      oas3: {
+        'operation-tags': operationTags,
+        'operation-provenance': operationProvenance,
+        'operation-scope': operationScope,
+        'operation-rate-limited': operationRateLimited,
+        'schema-provenance': schemaProvenance,
+      },
+    },
+    decorators: {
+      oas3: {
+        'provenance-badges': provenanceBadges,
+      },
+    },
+  };
+}

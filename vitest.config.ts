@@ -1,0 +1,26 @@
+import { defineConfig } from 'vitest/config';
+
+// One project per folder that owns tests. server/ and conformance-tests/ join here as
+// they arrive; a project whose folder has no test yet contributes nothing.
+export default defineConfig({
+  test: {
+    passWithNoTests: false,
+    projects: [
+      {
+        test: {
+          name: 'scripts',
+          include: ['scripts/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: { name: 'server', include: ['server/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        test: { name: 'conformance', include: ['conformance-tests/**/*.test.ts'], environment: 'node' },
+      },
+    ],
+  },
+});
