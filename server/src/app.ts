@@ -1,0 +1,58 @@
+import express, { type RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { CONTRACT_PATH } from './contract.ts';
+import type { Store } from './db/database.ts';
+import { createEventBus } from './domain/event-bus.ts';
+import { handlers as allHandlers } from './handlers/index.ts';
+import type { Handlers } from './handlers/types.ts';
+import { authenticate } from './http/authenticate.ts';
+import { errorHandler, unknownRoute } from './http/error-handler.ts';
+import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
+import { requestLog } from './http/request-log.ts';
+import { contractRoutes } from './http/routes.ts';
+import { createRepositories } from './repositories/index.ts';
+
+export interface AppOptions {
+  store: Store;
+  config: Config & { adminToken: string };
+  logger: Logger;
+  /** Replaces handlers by operationId (tests use it to prove the error path). */
+  overrides?: Partial<Handlers>;
+}
+
+/** Builds the Express app; start-up (listening, signals) lives in server.ts. */
+export function createApp({ store, config, logger, overrides = {} }: AppOptions) {
+  const repositories = createRepositories(store);
+  const events = createEventBus((error) => logger.error({ err: error }, 'event listener failed'));
+  const window = { max: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
+  const rateLimiter = store.engine === 'postgres' ? sqlRateLimiter(store, window) : memoryRateLimiter(window);
+
+  const validator = OpenApiValidator.middleware({
+    apiSpec: CONTRACT_PATH,
+    validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
+    validateResponses: config.validateResponses,
+    validateSecurity: false,
+    validateFormats: true,
+    ignoreUndocumented: false,
+  }) as unknown as RequestHandler[];
+  // Authentication runs after the route lookup and before request validation (see http/authenticate.ts).
+  const lookup = validator.findIndex((middleware) => middleware.name === 'metadataMiddleware');
+  const chain = [
+    ...validator.slice(0, lookup + 1),
+    authenticate({ credentials: repositories.credentials, rateLimiter, adminToken: config.adminToken }),
+    ...validator.slice(lookup + 1),
+  ];
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestLog(logger));
+  app.use(express.json({ limit: '1mb' }));
+  app.use(chain);
+  app.use(contractRoutes({ ...allHandlers, ...overrides }, { repositories, events }));
+  app.use(unknownRoute);
+  app.use(errorHandler(logger));
+  return { app, repositories, events };
+}

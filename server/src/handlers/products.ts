@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../../generated/openapi.ts';
+import { slugify } from '../domain/slug.ts';
+import { bodyFieldError, duplicateEntry, notFound } from '../errors.ts';
+import { now } from '../repositories/columns.ts';
+import { paginationOf } from '../repositories/pagination.ts';
+import { type ProductRecord, type ProductsRepository, productOf } from '../repositories/products-repository.ts';
+import { isUniqueViolation } from '../repositories/unique-violation.ts';
+import { type Handlers, ok } from './types.ts';
+
+type ProductCreate = components['schemas']['ProductCreate'];
+
+/** The rules the schema cannot state, checked on the product as it would be stored. */
+function checkProductRules(product: ProductRecord): void {
+  if (product.type === 'PHYSICAL' && product.logistics === null) {
+    throw bodyFieldError('logistics', 'campo obrigatório quando o tipo é PHYSICAL');
+  }
+  if (product.discountedPrice !== null && product.discountedPrice >= product.price) {
+    throw bodyFieldError('discountedPrice', 'deve ser menor que price');
+  }
+}
+
+/** Stores the product; a slug already used in the store is 409 DUPLICATE_ENTRY. */
+async function save(products: ProductsRepository, product: ProductRecord, existing: boolean): Promise<void> {
+  try {
+    await (existing ? products.replace(product) : products.insert(product));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEntry('slug', `slug já utilizado: ${product.slug}`);
+    throw error;
+  }
+}
+
+function newProduct(storeId: string, currency: string, body: ProductCreate): ProductRecord {
+  const at = now();
+  return {
+    id: randomUUID(),
+    storeId,
+    name: body.name,
+    slug: slugify(body.name),
+    type: body.type,
+    status: body.status ?? 'DRAFT',
+    price: body.price,
+    discountedPrice: body.discountedPrice ?? null,
+    costPrice: body.costPrice ?? null,
+    currency,
+    media: {
+      images: body.media?.images ?? [],
+      videos: body.media?.videos ?? [],
+      documents: body.media?.documents ?? [],
+    },
+    stock: body.stock?.quantity ?? 0,
+    sku: body.sku ?? null,
+    barcode: body.barcode ?? null,
+    description: body.description ?? body.name,
+    shortDescription: body.shortDescription ?? body.name,
+    logistics: body.logistics ?? null,
+    featured: false,
+    createdAt: at,
+    updatedAt: at,
+    trackInventory: body.stock?.trackInventory ?? false,
+    seo: body.seo ?? null,
+  };
+}
+
+export const productHandlers: Pick<
+  Handlers,
+  'listProducts' | 'createProduct' | 'getProductById' | 'updateProduct' | 'deleteProduct'
+> = {
+  async listProducts({ storeId, query }, { repositories }) {
+    const { records, page } = await repositories.products.list(storeId, query, query);
+    return { status: 200, body: ok({ products: records.map(productOf), pagination: paginationOf(page) }) };
+  },
+
+  async createProduct({ storeId, body }, { repositories, events }) {
+    const store = await repositories.stores.find(storeId);
+    const product = newProduct(storeId, store?.currency ?? 'BRL', body);
+    checkProductRules(product);
+    await save(repositories.products, product, false);
+    events.emit(storeId, 'PRODUCT_CREATED', { product: productOf(product) });
+    return { status: 201, body: ok({ product: productOf(product) }) };
+  },
+
+  async getProductById({ storeId, path }, { repositories }) {
+    const product = await repositories.products.find(storeId, path.productId);
+    if (!product) throw notFound();
+    const variants = await repositories.products.variants(product.id);
+    return { status: 200, body: ok({ product: { ...productOf(product), variants } }) };
+  },
+
+  async updateProduct({ storeId, path, body }, { repositories, events }) {
+    const current = await repositories.products.find(storeId, path.productId);
+    if (!current) throw notFound();
+    const { stock, media, slug, ...fields } = body;
+    const updated: ProductRecord = {
+      ...current,
+      ...fields,
+      slug: slug ?? (body.name !== undefined ? slugify(body.name) : current.slug),
+      media: media
+        ? { images: media.images, videos: media.videos ?? [], documents: media.documents ?? [] }
+        : current.media,
+      stock: stock?.quantity ?? current.stock,
+      trackInventory: stock?.trackInventory ?? current.trackInventory,
+      updatedAt: now(),
+    };
+    checkProductRules(updated);
+    await save(repositories.products, updated, true);
+    events.emit(storeId, 'PRODUCT_UPDATED', { product: productOf(updated) });
+    return { status: 200, body: ok({ product: productOf(updated) }) };
+  },
+
+  async deleteProduct({ storeId, path }, { repositories, events }) {
+    const product = await repositories.products.find(storeId, path.productId);
+    if (!product || !(await repositories.products.delete(storeId, product.id))) throw notFound();
+    events.emit(storeId, 'PRODUCT_DELETED', { product: productOf(product) });
+    return { status: 204, body: undefined };
+  },
+};

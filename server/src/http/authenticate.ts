@@ -1,0 +1,95 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { contractOperations, type Operation, type OperationId } from '../contract.ts';
+import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, sameSecret } from '../domain/secrets.ts';
+import { ApiError, detail, validationError } from '../errors.ts';
+import type { CredentialsRepository } from '../repositories/credentials-repository.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const API_KEY = new RegExp(`^Bearer (${API_KEY_PREFIX}[A-Za-z0-9_-]{43})$`);
+const CHECKOUT_KEY = new RegExp(`^${CHECKOUT_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
+const ADMIN = /^Bearer (\S+)$/;
+
+export interface AuthenticateDeps {
+  credentials: CredentialsRepository;
+  rateLimiter: RateLimiter;
+  adminToken: string;
+}
+
+const byOperationId = new Map<OperationId, Operation>(contractOperations.map((op) => [op.operationId, op]));
+
+/** The 429 body of section 7 (not the standard envelope), with `Retry-After` equal to `retryAfter`. */
+export class RateLimitedError extends Error {
+  readonly retryAfter: number;
+  constructor(retryAfter: number) {
+    super('rate limited');
+    this.retryAfter = retryAfter;
+  }
+}
+
+async function applyRateLimit(rateLimiter: RateLimiter, bucket: string, res: Response): Promise<void> {
+  const decision = await rateLimiter.hit(bucket);
+  res.setHeader('RateLimit-Policy', `"default";q=${decision.limit};w=${decision.windowSeconds}`);
+  res.setHeader('RateLimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
+  if (!decision.allowed) throw new RateLimitedError(decision.resetSeconds);
+}
+
+const keyRequired = () => new ApiError(401, 'AUTH_API_KEY_REQUIRED');
+
+/**
+ * Runs between the validator's route lookup and its request validation, so that every operation applies the
+ * contract's order of checks: key (401) → rate limit (429) → X-Store-Id format (400) → store (403) → scope (403);
+ * only then the request itself is validated (400). The scopes come from the operation's security requirement.
+ */
+export function authenticate({ credentials, rateLimiter, adminToken }: AuthenticateDeps): RequestHandler {
+  const apiKey = async (req: Request, res: Response, operation: Operation) => {
+    const match = API_KEY.exec(req.get('authorization') ?? '');
+    if (!match?.[1]) throw keyRequired();
+    const key = await credentials.findApiKeyByHash(hashSecret(match[1]));
+    const now = new Date().toISOString();
+    if (!key || key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt <= now)) throw keyRequired();
+    await applyRateLimit(rateLimiter, `key:${key.id}`, res);
+    const storeId = req.get('x-store-id') ?? '';
+    if (!UUID.test(storeId)) {
+      throw validationError([
+        detail('header', 'x-store-id', storeId ? 'deve ser um uuid válido' : 'cabeçalho obrigatório'),
+      ]);
+    }
+    const normalizedStoreId = storeId.toLowerCase();
+    if (!key.storeIds.includes(normalizedStoreId)) throw new ApiError(403, 'AUTH_STORE_ACCESS_DENIED');
+    if (!operation.scopes.every((scope) => key.scopes.includes(scope))) throw new ApiError(403, 'AUTH_SCOPE_DENIED');
+    req.storefront.storeId = normalizedStoreId;
+    req.storefront.principal = key.id;
+  };
+
+  const checkoutKey = async (req: Request, res: Response) => {
+    const given = req.get('x-api-key') ?? '';
+    if (!CHECKOUT_KEY.test(given)) throw keyRequired();
+    const key = await credentials.findCheckoutKeyByHash(hashSecret(given));
+    if (!key) throw keyRequired();
+    await applyRateLimit(rateLimiter, `checkout:${key.id}`, res);
+    req.storefront.storeId = key.storeId;
+    req.storefront.principal = key.id;
+  };
+
+  const admin = (req: Request) => {
+    const match = ADMIN.exec(req.get('authorization') ?? '');
+    if (!match?.[1] || !sameSecret(match[1], adminToken)) throw new ApiError(401, 'AUTH_ADMIN_TOKEN_REQUIRED');
+    req.storefront.principal = 'admin';
+  };
+
+  return async (req, res, next) => {
+    const operationId = (req as { openapi?: { schema?: { operationId?: OperationId } } }).openapi?.schema?.operationId;
+    const operation = operationId ? byOperationId.get(operationId) : undefined;
+    if (!operation) return next();
+    req.storefront.operation = operation;
+    try {
+      if (operation.scheme === 'ApiKeyAuth') await apiKey(req, res, operation);
+      else if (operation.scheme === 'CheckoutApiKey') await checkoutKey(req, res);
+      else admin(req);
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}

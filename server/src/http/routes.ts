@@ -1,0 +1,67 @@
+import { type Router as ExpressRouter, Router } from 'express';
+import { contractOperations, type Operation, type OperationId } from '../contract.ts';
+import type { Deps, Handler, Handlers, Input } from '../handlers/types.ts';
+import { runIdempotently, type StoredReply } from './idempotency.ts';
+
+/** Fails start-up when an operation of the contract has no handler (or a handler has no operation). */
+export function assertHandlersCoverContract(
+  handlers: Partial<Record<string, unknown>>,
+  operations = contractOperations,
+) {
+  const missing = operations.filter((operation) => typeof handlers[operation.operationId] !== 'function');
+  const known = new Set(operations.map((operation) => operation.operationId as string));
+  const orphan = Object.keys(handlers).filter((name) => !known.has(name));
+  if (missing.length > 0 || orphan.length > 0) {
+    throw new Error(
+      [
+        missing.length > 0 ? `operations without a handler: ${missing.map((op) => op.operationId).join(', ')}` : '',
+        orphan.length > 0 ? `handlers without an operation: ${orphan.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+    );
+  }
+}
+
+/**
+ * One route per operation of the contract, in the contract's own path syntax converted for Express: no path is
+ * written by hand. Each route calls the handler named by the operationId and sends its reply.
+ */
+export function contractRoutes(
+  handlers: Handlers,
+  deps: Deps,
+  operations: Operation[] = contractOperations,
+): ExpressRouter {
+  assertHandlersCoverContract(handlers, operations);
+  const router = Router();
+  for (const operation of operations) {
+    const handler = handlers[operation.operationId] as Handler<OperationId>;
+    router[operation.method](operation.expressPath, async (req, res, next) => {
+      try {
+        const state = req.storefront;
+        const input = {
+          path: req.params,
+          query: req.query,
+          body: req.body,
+          storeId: state.storeId ?? '',
+          log: state.log,
+        } as unknown as Input<OperationId>;
+        const execute = (): Promise<StoredReply> => handler(input, deps) as Promise<StoredReply>;
+        const idempotencyKey = operation.idempotent ? req.get('idempotency-key') : undefined;
+        const reply = idempotencyKey
+          ? await runIdempotently(
+              deps.repositories.idempotency,
+              { storeId: input.storeId, key: idempotencyKey, operationId: operation.operationId, body: req.body },
+              execute,
+            )
+          : await execute();
+        if (reply.headers) res.set(reply.headers);
+        if (reply.status === 204) res.status(204).end();
+        else res.status(reply.status).json(reply.body);
+      } catch (error) {
+        next(error);
+      }
+    });
+  }
+  return router;
+}

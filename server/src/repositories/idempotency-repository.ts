@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { isUniqueViolation } from './unique-violation.ts';
+
+export interface IdempotencyRecord {
+  operationId: string;
+  requestHash: string;
+  state: 'pending' | 'done';
+  status: number | null;
+  body: string | null;
+  createdAt: string;
+}
+
+/** Remembered responses of requests sent with an `Idempotency-Key`, per store. */
+export function idempotencyRepository(db: Kysely<Database>) {
+  return {
+    /** Claims the key for a first request; false when the key is already taken. */
+    async claim(storeId: string, key: string, operationId: string, requestHash: string, now: string): Promise<boolean> {
+      try {
+        await db
+          .insertInto('idempotency_keys')
+          .values({
+            store_id: storeId,
+            idempotency_key: key,
+            operation_id: operationId,
+            request_hash: requestHash,
+            state: 'pending',
+            status: null,
+            body: null,
+            created_at: now,
+          })
+          .execute();
+        return true;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+
+    async find(storeId: string, key: string): Promise<IdempotencyRecord | undefined> {
+      const row = await db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('store_id', '=', storeId)
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst();
+      return (
+        row && {
+          operationId: row.operation_id,
+          requestHash: row.request_hash,
+          state: row.state,
+          status: row.status,
+          body: row.body,
+          createdAt: row.created_at,
+        }
+      );
+    },
+
+    async complete(storeId: string, key: string, status: number, body: string): Promise<void> {
+      await db
+        .updateTable('idempotency_keys')
+        .set({ state: 'done', status, body })
+        .where('store_id', '=', storeId)
+        .where('idempotency_key', '=', key)
+        .execute();
+    },
+
+    /** Frees a key: its first request failed, or its 24 hours are over. */
+    async release(storeId: string, key: string, createdBefore?: string): Promise<void> {
+      let query = db.deleteFrom('idempotency_keys').where('store_id', '=', storeId).where('idempotency_key', '=', key);
+      if (createdBefore) query = query.where('created_at', '<', createdBefore);
+      await query.execute();
+    },
+  };
+}
+
+export type IdempotencyRepository = ReturnType<typeof idempotencyRepository>;

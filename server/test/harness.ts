@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pino from 'pino';
+import type { paths } from '../../generated/openapi.ts';
+import { createApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { type Engine, openStore } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import type { Handlers } from '../src/handlers/types.ts';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Both engines run the same tests; SERVER_TEST_ENGINES=sqlite narrows it for a quick local loop. */
+export const engines: Engine[] = (process.env.SERVER_TEST_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
+
+export interface TestServer {
+  baseUrl: string;
+  adminToken: string;
+  engine: Engine;
+  /** Where the data lives: a DATA_DIR for sqlite, a schema for postgres (for restarts on the same data). */
+  location: { dataDir: string; databaseUrl?: string; databaseSchema?: string };
+  close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export interface StartOptions {
+  engine: Engine;
+  env?: Record<string, string>;
+  overrides?: Partial<Handlers>;
+  /** Reuse the data of an earlier server (restart tests). */
+  location?: TestServer['location'];
+}
+
+const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+/** Builds the app exactly as start-up does and listens on a free port; each server gets its own data. */
+export async function startServer({ engine, env = {}, overrides, location }: StartOptions): Promise<TestServer> {
+  const where = location ?? {
+    dataDir: mkdtempSync(path.join(tmpdir(), 'sf-test-')),
+    ...(engine === 'postgres'
+      ? { databaseUrl: TEST_DATABASE_URL, databaseSchema: `t_${randomBytes(6).toString('hex')}` }
+      : {}),
+  };
+  const config: Config = loadConfig({
+    ADMIN_TOKEN,
+    DATA_DIR: where.dataDir,
+    LOG_LEVEL: 'silent',
+    ...(where.databaseUrl ? { DATABASE_URL: where.databaseUrl, DATABASE_SCHEMA: where.databaseSchema } : {}),
+    ...env,
+  });
+  const store = openStore(config);
+  await migrate(store, config.databaseSchema);
+  const { app, events } = createApp({
+    store,
+    config: { ...config, adminToken: ADMIN_TOKEN },
+    logger: pino({ level: 'silent' }),
+    ...(overrides ? { overrides } : {}),
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    adminToken: ADMIN_TOKEN,
+    engine,
+    location: where,
+    async close({ keepData = false } = {}) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await events.settled();
+      if (!keepData && where.databaseSchema) {
+        await sql.raw(`DROP SCHEMA IF EXISTS ${where.databaseSchema} CASCADE`).execute(store.db);
+      }
+      await store.close();
+      if (!keepData) rmSync(where.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Response<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A plain HTTP call; the body is parsed when there is one. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read bodies field by field; the server itself validates every response against the contract
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  urlPath: string,
+  options: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
+): Promise<Response<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(baseUrl + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+export interface Tenant {
+  storeId: string;
+  apiKey: string;
+  apiKeyId: string;
+  /** Headers of a v1 request as this tenant. */
+  headers: Record<string, string>;
+}
+
+/** A fresh store and an API key for it (all scopes unless given), through the admin API. */
+export async function createTenant(server: TestServer, scopes?: string[]): Promise<Tenant> {
+  const admin = { authorization: `Bearer ${server.adminToken}` };
+  const store = await call(server.baseUrl, 'POST', '/admin/stores', { headers: admin, body: { name: 'Loja Teste' } });
+  if (store.status !== 201) throw new Error(`createStore answered ${store.status}`);
+  const storeId: string = store.body.data.store.id;
+  const key = await call(server.baseUrl, 'POST', '/admin/api-keys', {
+    headers: admin,
+    body: { storeIds: [storeId], ...(scopes ? { scopes } : {}) },
+  });
+  if (key.status !== 201) throw new Error(`createApiKey answered ${key.status}`);
+  const apiKey: string = key.body.data.apiKey.key;
+  return {
+    storeId,
+    apiKey,
+    apiKeyId: key.body.data.apiKey.id,
+    headers: { authorization: `Bearer ${apiKey}`, 'x-store-id': storeId },
+  };
+}
+
+export const adminHeaders = (server: TestServer) => ({ authorization: `Bearer ${server.adminToken}` });
+
+export type ContractPath = keyof paths;
