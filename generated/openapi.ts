@@ -3254,8 +3254,8 @@ export interface components {
             documentNumber: string;
             /** @description Number of orders of this customer in the store. Read only. */
             ordersCount: number;
-            /** @description Sum of the totals of this customer's orders, in the store currency. Read only. */
-            totalSpent: components["schemas"]["Money"];
+            /** @description Sum of the totals of this customer's orders (every status), in the store currency. Read only. */
+            totalSpent: number;
             createdAt: components["schemas"]["DateTime"];
             updatedAt: components["schemas"]["DateTime"];
         };
