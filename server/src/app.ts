@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { CONTRACT_PATH } from './contract.ts';
 import type { Store } from './db/database.ts';
+import { automationRunner } from './domain/automation-runner.ts';
 import { createEventBus } from './domain/event-bus.ts';
+import { webhookDelivery } from './domain/webhook-delivery.ts';
 import { handlers as allHandlers } from './handlers/index.ts';
 import type { Handlers } from './handlers/types.ts';
 import { authenticate } from './http/authenticate.ts';
@@ -26,6 +28,10 @@ export interface AppOptions {
 export function createApp({ store, config, logger, overrides = {} }: AppOptions) {
   const repositories = createRepositories(store);
   const events = createEventBus((error) => logger.error({ err: error }, 'event listener failed'));
+  events.subscribe(
+    webhookDelivery({ webhooks: repositories.webhooks, retryBaseMs: config.webhookRetryBaseMs, log: logger }).listener,
+  );
+  events.subscribe(automationRunner({ repositories, minuteMs: config.automationMinuteMs, log: logger }).listener);
   const window = { max: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
   const rateLimiter = store.engine === 'postgres' ? sqlRateLimiter(store, window) : memoryRateLimiter(window);
 
@@ -37,11 +43,13 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
     validateFormats: true,
     ignoreUndocumented: false,
   }) as unknown as RequestHandler[];
-  // Authentication runs after the route lookup and before request validation (see http/authenticate.ts).
+  // Authentication runs after the route lookup and before request validation (see http/authenticate.ts); the
+  // body is read only then, so that a malformed or oversized body never answers before the key and scope checks.
   const lookup = validator.findIndex((middleware) => middleware.name === 'metadataMiddleware');
   const chain = [
     ...validator.slice(0, lookup + 1),
     authenticate({ credentials: repositories.credentials, rateLimiter, adminToken: config.adminToken }),
+    express.json({ limit: '1mb' }),
     ...validator.slice(lookup + 1),
   ];
 
@@ -49,7 +57,6 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestLog(logger));
-  app.use(express.json({ limit: '1mb' }));
   app.use(chain);
   app.use(contractRoutes({ ...allHandlers, ...overrides }, { repositories, events }));
   app.use(unknownRoute);

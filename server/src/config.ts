@@ -12,9 +12,15 @@ export interface Config {
   logLevel: string;
   /** Responses are checked against the contract everywhere except production. */
   validateResponses: boolean;
+  /** Back-off before the first webhook delivery retry, doubled at each next one (WEBHOOK_RETRY_BASE_MS). */
+  webhookRetryBaseMs: number;
+  /** Real milliseconds a delay step's minute lasts (AUTOMATION_MINUTE_MS; tests shrink it). */
+  automationMinuteMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** What db/database.ts accepts as a PostgreSQL schema name (it is spliced into `search_path`). */
+const SQL_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -43,9 +49,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    // Only the scheme is echoed: the rest may hold a password, in any of the shapes people write one.
+    const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(databaseUrl)?.[1];
     problems.push(
-      `DATABASE_URL must be a postgres:// connection string, got "${databaseUrl.replace(/:[^:@/]*@/, ':***@')}"`,
+      `DATABASE_URL must be a postgres:// connection string, got ${scheme ? `a ${scheme}:// URL` : 'no URL scheme'}`,
     );
+  }
+  const databaseSchema = env.DATABASE_SCHEMA || undefined;
+  if (databaseSchema !== undefined && !SQL_IDENTIFIER.test(databaseSchema)) {
+    problems.push(`DATABASE_SCHEMA must be a lowercase SQL identifier, got "${databaseSchema}"`);
   }
   const adminToken = env.ADMIN_TOKEN || undefined;
   if (adminToken !== undefined && adminToken.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters');
@@ -56,12 +68,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: attempt(() => integer(env, 'PORT', 3000, 0, 65535), 3000),
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     databaseUrl,
-    databaseSchema: env.DATABASE_SCHEMA || undefined,
+    databaseSchema,
     adminToken,
     rateLimitMax: attempt(() => integer(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000), 600),
     rateLimitWindowSeconds: attempt(() => integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400), 60),
     logLevel,
     validateResponses: env.NODE_ENV !== 'production',
+    webhookRetryBaseMs: attempt(() => integer(env, 'WEBHOOK_RETRY_BASE_MS', 1000, 1, 3_600_000), 1000),
+    automationMinuteMs: attempt(() => integer(env, 'AUTOMATION_MINUTE_MS', 60_000, 1, 60_000), 60_000),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

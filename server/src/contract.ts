@@ -3,8 +3,16 @@ import path from 'node:path';
 import YAML from 'yaml';
 import type { operations } from '../../generated/openapi.ts';
 
-/** The HTTP operations; the `webhooks:` deliveries (operationIds ending in `Webhook`) are sent, not served. */
-export type OperationId = Exclude<keyof operations, `${string}Webhook`>;
+/**
+ * The `webhooks:` deliveries (`orderCreatedWebhook`, ...: an event name + `Webhook`) are sent, not served. The
+ * webhook CRUD operations end in `Webhook` too but are HTTP operations.
+ */
+type DeliveryOperationId = Exclude<
+  Extract<keyof operations, `${string}Webhook`>,
+  'createWebhook' | 'updateWebhook' | 'deleteWebhook'
+>;
+/** The HTTP operations. */
+export type OperationId = Exclude<keyof operations, DeliveryOperationId>;
 
 export const CONTRACT_PATH = path.resolve(import.meta.dirname, '../../openapi.yaml');
 

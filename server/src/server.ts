@@ -1,4 +1,5 @@
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp } from './app.ts';
 import { banner, createDemoStoreIfEmpty, generateAdminToken } from './bootstrap.ts';
@@ -7,6 +8,7 @@ import { openStore } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+const DRAIN_MS = 500;
 
 /** Start-up: configuration, store, migrations, first-run demo data, listening, graceful shutdown. */
 async function main(): Promise<void> {
@@ -21,32 +23,39 @@ async function main(): Promise<void> {
   const { app, repositories, events } = createApp({ store, config: { ...config, adminToken }, logger });
   const demo = store.engine === 'sqlite' ? await createDemoStoreIfEmpty(repositories) : undefined;
 
-  const server = app.listen(config.port, '0.0.0.0', () => {
-    const { port } = server.address() as AddressInfo;
-    process.stdout.write(banner(port, generatedToken, demo));
+  // Express 5 calls back with the error when the port cannot be taken (busy, no permission): start-up fails.
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(config.port, '0.0.0.0', (error?: Error) =>
+      error ? reject(error) : resolve(listening),
+    );
   });
-  server.on('error', (error) => {
-    logger.fatal({ err: error }, 'cannot listen');
-    process.exit(1);
-  });
+  const { port } = server.address() as AddressInfo;
+  process.stdout.write(banner(port, generatedToken, demo));
 
+  // Shutdown: stop accepting connections, but serve the requests of connections already accepted (answering
+  // them with `Connection: close`), sweep idle sockets once the drain period is over, then close the store.
   let stopping = false;
+  server.on('request', (_req, res) => {
+    if (stopping) res.setHeader('Connection', 'close');
+  });
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_MS);
     const force = setTimeout(() => {
       logger.error('in-flight requests did not finish in time; closing connections');
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
+    sweep.unref();
     force.unref();
-    server.close(async () => {
+    // net.Server#close, not http.Server#close: the latter would also drop sockets whose request is still arriving.
+    net.Server.prototype.close.call(server, async () => {
       await events.settled();
       await store.close();
       logger.info('stopped');
       process.exit(0);
     });
-    server.closeIdleConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -99,6 +99,348 @@ export interface CategoryProductsTable {
   created_at: string;
 }
 
+export interface CustomersTable {
+  id: string;
+  store_id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  document_type: string;
+  document_number: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrdersTable {
+  id: string;
+  store_id: string;
+  status: string;
+  total: string;
+  subtotal: string;
+  discount: string | null;
+  currency: string;
+  payment_method: string;
+  installments: number;
+  notes: string | null;
+  customer: string;
+  customer_document_number: string;
+  shipping_address: string;
+  shipping: string;
+  tracking_code: string | null;
+  tracking_url: string | null;
+  tracking_status: string | null;
+  tracking_status_label: string | null;
+  tracking_updated_at: string | null;
+  tags: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderItemsTable {
+  id: string;
+  order_id: string;
+  position: number;
+  product_id: string | null;
+  variant_id: string | null;
+  name: string;
+  quantity: number;
+  price: string;
+  image: string;
+}
+
+export interface TrackingEventsTable {
+  id: string;
+  store_id: string;
+  order_id: string;
+  position: number;
+  status: string;
+  label: string;
+  previous_status: string | null;
+  previous_label: string | null;
+  occurred_at: string;
+  location_label: string;
+  latitude: string;
+  longitude: string;
+  carrier: string;
+  tracking_code: string;
+  source: string;
+  provider: string;
+  replayed: number;
+  retry_count: number;
+  processing_state: string;
+  created_at: string;
+}
+
+export interface LeadsTable {
+  id: string;
+  store_id: string;
+  name: string | null;
+  email: string;
+  phone: string | null;
+  source: string;
+  tags: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AbandonedCartsTable {
+  id: string;
+  store_id: string;
+  customer: string;
+  items: string;
+  subtotal: string;
+  currency: string;
+  recovery_url: string;
+  recovered: number;
+  recovered_order_id: string | null;
+  abandoned_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  store_id: string;
+  name: string;
+  description: string | null;
+  url: string;
+  events: string;
+  active: number;
+  retry_attempts: number;
+  timeout: number;
+  secret: string | null;
+  headers: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookEventsTable {
+  webhook_id: string;
+  store_id: string;
+  event: string;
+  active: number;
+  created_at: string;
+}
+
+export interface MessageTemplatesTable {
+  id: string;
+  store_id: string;
+  channel: string;
+  name: string;
+  subject: string | null;
+  remetente_nome: string | null;
+  remetente_email: string | null;
+  body: string | null;
+  html: string | null;
+  message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AutomationsTable {
+  id: string;
+  store_id: string;
+  name: string;
+  trigger_event: string;
+  active: number;
+  steps: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AutomationRunsTable {
+  id: string;
+  store_id: string;
+  automation_id: string;
+  event_id: string;
+  event_name: string;
+  order_id: string | null;
+  steps: string;
+  status: string;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface AutomationOutboxTable {
+  id: string;
+  store_id: string;
+  run_id: string;
+  position: number;
+  step_id: string;
+  operation: string;
+  channel: string;
+  template_id: string | null;
+  subject: string | null;
+  content: string;
+  created_at: string;
+}
+
+export interface MetatagsTable {
+  id: string;
+  store_id: string;
+  name: string;
+  content: string;
+  placement: string;
+  pages: string;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+// Offers, pricing and the external checkout (migration 004).
+
+export interface KitsTable {
+  id: string;
+  store_id: string;
+  name: string;
+  description: string | null;
+  status: string;
+  price: string;
+  items: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GiftsTable {
+  id: string;
+  store_id: string;
+  name: string;
+  product_id: string;
+  active: number;
+  min_cart_total: string;
+  max_quantity: number;
+  starts_at: string | null;
+  ends_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UpsellsTable {
+  id: string;
+  store_id: string;
+  name: string;
+  product_id: string;
+  trigger_product_ids: string;
+  discount_type: string;
+  discount_amount: string;
+  title: string;
+  description: string | null;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderBumpsTable {
+  id: string;
+  store_id: string;
+  name: string;
+  description: string | null;
+  type: string;
+  status: string;
+  product_id: string;
+  product_variant_id: string | null;
+  discount_type: string;
+  discount_amount: string;
+  title: string;
+  subtitle: string | null;
+  image: string;
+  price: string;
+  discounted_price: string;
+  auto_add: number;
+  required: number;
+  max_quantity: number;
+  starts_at: string | null;
+  ends_at: string | null;
+  trigger_product_ids: string;
+  target_category_ids: string;
+  min_cart_total: string | null;
+  max_cart_total: string | null;
+  position: number;
+  display_order: number;
+  is_standalone: number;
+  standalone_settings: string | null;
+  button_text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CouponsTable {
+  id: string;
+  store_id: string;
+  code: string;
+  description: string | null;
+  discount_type: string;
+  discount_amount: string;
+  min_cart_total: string | null;
+  max_uses: number | null;
+  used_count: number;
+  starts_at: string | null;
+  ends_at: string | null;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DiscountRangesTable {
+  id: string;
+  store_id: string;
+  name: string;
+  rule_type: string;
+  applies_to_all_products: number;
+  apply_discount_to: string | null;
+  item_range_start: number | null;
+  item_range_end: number | null;
+  item_range_order_by: string | null;
+  start_at: string | null;
+  end_at: string | null;
+  active: number;
+  priority: number;
+  product_ids: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DiscountRangeTiersTable {
+  id: string;
+  discount_range_id: string;
+  min_value: string | null;
+  max_value: string | null;
+  min_quantity: number | null;
+  max_quantity: number | null;
+  discount_type: string;
+  discount_amount: string;
+  position: number;
+}
+
+export interface PaymentDiscountsTable {
+  id: string;
+  store_id: string;
+  payment_method: string;
+  percentage: string;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PaymentLinksTable {
+  id: string;
+  store_id: string;
+  status: string;
+  items: string;
+  subtotal: string;
+  discount: string;
+  total: string;
+  currency: string;
+  coupon_id: string | null;
+  customer: string | null;
+  success_url: string | null;
+  cancel_url: string | null;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   stores: StoresTable;
   api_keys: ApiKeysTable;
@@ -109,4 +451,26 @@ export interface Database {
   product_variants: ProductVariantsTable;
   categories: CategoriesTable;
   category_products: CategoryProductsTable;
+  kits: KitsTable;
+  gifts: GiftsTable;
+  upsells: UpsellsTable;
+  order_bumps: OrderBumpsTable;
+  coupons: CouponsTable;
+  discount_ranges: DiscountRangesTable;
+  discount_range_tiers: DiscountRangeTiersTable;
+  payment_discounts: PaymentDiscountsTable;
+  payment_links: PaymentLinksTable;
+  customers: CustomersTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  tracking_events: TrackingEventsTable;
+  leads: LeadsTable;
+  abandoned_carts: AbandonedCartsTable;
+  webhooks: WebhooksTable;
+  webhook_events: WebhookEventsTable;
+  message_templates: MessageTemplatesTable;
+  automations: AutomationsTable;
+  automation_runs: AutomationRunsTable;
+  automation_outbox: AutomationOutboxTable;
+  metatags: MetatagsTable;
 }

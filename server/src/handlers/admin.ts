@@ -40,7 +40,8 @@ export const adminHandlers: Pick<
       name: body.name ?? null,
       storeIds,
       scopes,
-      expiresAt: body.expiresAt ?? null,
+      // Stored as UTC ISO text so that the expiry check compares instants, whatever offset the caller wrote.
+      expiresAt: body.expiresAt ? new Date(body.expiresAt).toISOString() : null,
       createdAt: now(),
     };
     await repositories.credentials.createApiKey({ ...apiKey, revokedAt: null, keyHash: hashSecret(key) });

@@ -10,6 +10,8 @@ type RateLimitBody = components['schemas']['RateLimitResponse'];
 interface ValidatorError {
   status: number;
   errors?: { path?: string; message?: string; errorCode?: string }[];
+  /** Set on 405: `Allow` lists the methods the path has. */
+  headers?: Record<string, string>;
 }
 
 /** An error as Express's body parser raises it. */
@@ -50,6 +52,7 @@ const REASONS: Record<string, string> = {
   oneOf: 'não corresponde a nenhuma das formas aceitas',
   anyOf: 'não corresponde a nenhuma das formas aceitas',
   discriminator: 'tipo de passo inválido',
+  if: 'não atende às regras condicionais do esquema',
 };
 
 function toDetail(item: NonNullable<ValidatorError['errors']>[number]): ErrorDetail {
@@ -116,6 +119,8 @@ export const errorHandler =
       res.end();
       return;
     }
+    const allow = (error as ValidatorError).headers?.Allow;
+    if (apiError.status === 405 && allow) res.setHeader('Allow', allow.toUpperCase());
     res.status(apiError.status).json(errorBody(apiError.status, apiError.code, apiError.message, apiError.details));
   };
 

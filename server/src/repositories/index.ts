@@ -1,9 +1,27 @@
 import type { Store } from '../db/database.ts';
+import { abandonedCartsRepository } from './abandoned-carts-repository.ts';
+import { automationRunsRepository } from './automation-runs-repository.ts';
+import { automationsRepository } from './automations-repository.ts';
 import { categoriesRepository } from './categories-repository.ts';
+import { couponsRepository } from './coupons-repository.ts';
 import { credentialsRepository } from './credentials-repository.ts';
+import { customersRepository } from './customers-repository.ts';
+import { discountRangesRepository } from './discount-ranges-repository.ts';
+import { giftsRepository } from './gifts-repository.ts';
 import { idempotencyRepository } from './idempotency-repository.ts';
+import { kitsRepository } from './kits-repository.ts';
+import { leadsRepository } from './leads-repository.ts';
+import { metatagsRepository } from './metatags-repository.ts';
+import { orderBumpsRepository } from './order-bumps-repository.ts';
+import { ordersRepository } from './orders-repository.ts';
+import { paymentDiscountsRepository } from './payment-discounts-repository.ts';
+import { paymentLinksRepository } from './payment-links-repository.ts';
 import { productsRepository } from './products-repository.ts';
 import { storesRepository } from './stores-repository.ts';
+import { templatesRepository } from './templates-repository.ts';
+import { trackingEventsRepository } from './tracking-events-repository.ts';
+import { upsellsRepository } from './upsells-repository.ts';
+import { webhooksRepository } from './webhooks-repository.ts';
 
 /** One repository per resource; only these touch the database. */
 export function createRepositories(store: Store) {
@@ -14,6 +32,24 @@ export function createRepositories(store: Store) {
     idempotency: idempotencyRepository(db),
     products: productsRepository(db),
     categories: categoriesRepository(db),
+    kits: kitsRepository(db),
+    gifts: giftsRepository(db),
+    upsells: upsellsRepository(db),
+    orderBumps: orderBumpsRepository(db),
+    coupons: couponsRepository(db),
+    discountRanges: discountRangesRepository(db),
+    paymentDiscounts: paymentDiscountsRepository(db),
+    paymentLinks: paymentLinksRepository(db),
+    orders: ordersRepository(db),
+    trackingEvents: trackingEventsRepository(db),
+    customers: customersRepository(db),
+    leads: leadsRepository(db),
+    abandonedCarts: abandonedCartsRepository(db),
+    webhooks: webhooksRepository(db),
+    automations: automationsRepository(db),
+    automationRuns: automationRunsRepository(db),
+    templates: templatesRepository(db),
+    metatags: metatagsRepository(db),
   };
 }
 

@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type ChainIssue,
+  checkAutomation,
+  insertStep,
+  newStepId,
+  type Step,
+  type TemplateLookup,
+  withStepIds,
+} from '../domain/automation-chain.ts';
+import { AUTOMATION_RUNS_STARTED } from '../domain/automation-runner.ts';
+import { bodyFieldError, detail, notFound, validationError } from '../errors.ts';
+import type { AutomationRun } from '../repositories/automation-runs-repository.ts';
+import { type AutomationRecord, automationOf } from '../repositories/automations-repository.ts';
+import { now } from '../repositories/columns.ts';
+import type { Repositories } from '../repositories/index.ts';
+import { paginationOf } from '../repositories/pagination.ts';
+import { type Handlers, ok } from './types.ts';
+
+const templatesOf =
+  (repositories: Repositories, storeId: string): TemplateLookup =>
+  (ids) =>
+    repositories.templates.findMany(storeId, ids);
+
+/** 400 VALIDATION_ERROR with one body detail per issue, when there are any. */
+function rejectIssues(issues: ChainIssue[]): void {
+  if (issues.length > 0) throw validationError(issues.map((issue) => detail('body', issue.path, issue.reason)));
+}
+
+export const automationHandlers: Pick<
+  Handlers,
+  | 'listAutomations'
+  | 'createAutomation'
+  | 'validateAutomation'
+  | 'getAutomationById'
+  | 'updateAutomation'
+  | 'deleteAutomation'
+  | 'addAutomationStep'
+  | 'raiseStoreEvent'
+> = {
+  async listAutomations({ storeId, query }, { repositories }) {
+    const filters = { active: query.active, triggerEvent: query.trigger_event };
+    const { automations, page } = await repositories.automations.list(storeId, filters, query);
+    return {
+      status: 200,
+      body: ok({ automations: automations.map(automationOf), pagination: paginationOf(page) }),
+    };
+  },
+
+  async createAutomation({ storeId, body }, { repositories }) {
+    rejectIssues(await checkAutomation(body, templatesOf(repositories, storeId)));
+    const at = now();
+    const automation: AutomationRecord = {
+      id: randomUUID(),
+      storeId,
+      name: body.name,
+      trigger_event: body.trigger_event,
+      // Created inactive whatever the body says (sections 1 and 3); PATCH `active: true` switches it on.
+      active: false,
+      createdAt: at,
+      steps: withStepIds(body.steps),
+      updatedAt: at,
+    };
+    await repositories.automations.insert(automation);
+    return { status: 201, body: ok({ automation: automationOf(automation) }) };
+  },
+
+  async validateAutomation({ storeId, body }, { repositories }) {
+    const errors = await checkAutomation(body, templatesOf(repositories, storeId));
+    return {
+      status: 200,
+      body: ok({
+        valid: errors.length === 0,
+        automation: { name: body.name, trigger_event: body.trigger_event, steps: body.steps, active: false },
+        errors,
+      }),
+    };
+  },
+
+  async getAutomationById({ storeId, path }, { repositories }) {
+    const automation = await repositories.automations.find(storeId, path.automationId);
+    if (!automation) throw notFound();
+    return { status: 200, body: ok({ automation: automationOf(automation) }) };
+  },
+
+  async updateAutomation({ storeId, path, body }, { repositories }) {
+    const current = await repositories.automations.find(storeId, path.automationId);
+    if (!current) throw notFound();
+    const { steps, ...fields } = body;
+    const updated: AutomationRecord = {
+      ...current,
+      ...fields,
+      steps: steps ? withStepIds(steps) : current.steps,
+      updatedAt: now(),
+    };
+    // The result is checked whole: switching on a flow whose template was deleted meanwhile is refused too.
+    rejectIssues(await checkAutomation(updated, templatesOf(repositories, storeId)));
+    await repositories.automations.replace(updated);
+    return { status: 200, body: ok({ automation: automationOf(updated) }) };
+  },
+
+  async deleteAutomation({ storeId, path }, { repositories }) {
+    if (!(await repositories.automations.delete(storeId, path.automationId))) throw notFound();
+    return { status: 204, body: undefined };
+  },
+
+  async addAutomationStep({ storeId, path, body }, { repositories }) {
+    const current = await repositories.automations.find(storeId, path.automationId);
+    if (!current) throw notFound();
+    const taken = new Set(current.steps.flatMap((step) => (step.id === undefined ? [] : [step.id])));
+    const step: Step & { id: string } = { ...body.step, id: body.step.id ?? newStepId(taken) };
+    const inserted = insertStep(current.steps, step, body.after);
+    if (!inserted) throw bodyFieldError('after', `nenhum passo com id ${body.after}`);
+    const issues = await checkAutomation(
+      { trigger_event: current.trigger_event, steps: inserted.steps },
+      templatesOf(repositories, storeId),
+    );
+    // Problems of the new step are reported on the request's `step`; the others keep their `steps.N` path.
+    const own = `steps.${inserted.index}`;
+    rejectIssues(
+      issues.map((issue) => ({
+        ...issue,
+        path:
+          issue.path === own || issue.path.startsWith(`${own}.`) ? `step${issue.path.slice(own.length)}` : issue.path,
+      })),
+    );
+    const updated: AutomationRecord = { ...current, steps: inserted.steps, updatedAt: now() };
+    await repositories.automations.replace(updated);
+    return { status: 200, body: ok({ automation: automationOf(updated) }) };
+  },
+
+  async raiseStoreEvent({ path, body }, { repositories, events }) {
+    const store = await repositories.stores.find(path.storeId);
+    if (!store) throw notFound();
+    const automations = await repositories.automations.triggeredBy(store.id, body.name);
+    const event = { id: randomUUID(), name: body.name, orderId: body.orderId ?? null, acceptedAt: now() };
+    const runs: AutomationRun[] = automations.map((automation) => ({
+      id: randomUUID(),
+      storeId: store.id,
+      automationId: automation.id,
+      eventId: event.id,
+      eventName: event.name,
+      orderId: event.orderId,
+      steps: automation.steps,
+      status: 'running',
+      error: null,
+      createdAt: event.acceptedAt,
+      finishedAt: null,
+    }));
+    await repositories.automationRuns.start(runs);
+    const runIds = runs.map((run) => run.id);
+    if (runIds.length > 0) events.emit(store.id, AUTOMATION_RUNS_STARTED, { runIds });
+    return { status: 202, body: ok({ event: { ...event, automationRunIds: runIds } }) };
+  },
+};

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { notFound, validationError } from '../errors.ts';
+import { now } from '../repositories/columns.ts';
+import type { Lead } from '../repositories/leads-repository.ts';
+import { paginationOf } from '../repositories/pagination.ts';
+import { contactProblems } from './customers.ts';
+import { type Handlers, ok } from './types.ts';
+
+export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createLead'> = {
+  async listLeads({ storeId, query }, { repositories }) {
+    const { leads, page } = await repositories.leads.list(storeId, query, query);
+    return { status: 200, body: ok({ leads, pagination: paginationOf(page) }) };
+  },
+
+  async getLeadById({ storeId, path }, { repositories }) {
+    const lead = await repositories.leads.find(storeId, path.leadId);
+    if (!lead) throw notFound();
+    return { status: 200, body: ok({ lead }) };
+  },
+
+  async createLead({ path, body }, { repositories, events }) {
+    const store = await repositories.stores.find(path.storeId.toLowerCase());
+    if (!store) throw notFound();
+    const problems = contactProblems(body);
+    if (problems.length > 0) throw validationError(problems);
+    const at = now();
+    const lead: Lead = {
+      id: randomUUID(),
+      storeId: store.id,
+      name: body.name ?? null,
+      email: body.email,
+      phone: body.phone ?? null,
+      source: body.source ?? 'checkout',
+      tags: body.tags ?? [],
+      createdAt: at,
+      updatedAt: at,
+    };
+    await repositories.leads.insert(lead);
+    events.emit(store.id, 'LEAD_CREATED', { lead });
+    return { status: 201, body: ok({ lead }) };
+  },
+};

@@ -1,0 +1,295 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../../generated/openapi.ts';
+import {
+  allowedStatuses,
+  canMove,
+  lineTotal,
+  newTrackingCode,
+  ORDER_STATUS_LABELS,
+  STATUS_EVENTS,
+  TRACKING_STATUS_LABELS,
+  toCents,
+  trackingUrl,
+} from '../domain/orders.ts';
+import { ApiError, bodyFieldError, detail, type ErrorDetail, notFound, validationError } from '../errors.ts';
+import { now } from '../repositories/columns.ts';
+import type { CustomerRecord } from '../repositories/customers-repository.ts';
+import {
+  type OrderItemRecord,
+  type OrderRecord,
+  type OrderStatus,
+  orderOf,
+} from '../repositories/orders-repository.ts';
+import { paginationOf } from '../repositories/pagination.ts';
+import { contactProblems, documentProblem } from './customers.ts';
+import { productLines } from './product-lines.ts';
+import { type Handlers, ok } from './types.ts';
+
+type Schemas = components['schemas'];
+type AdminOrderCreate = Schemas['AdminOrderCreate'];
+
+// Realistic defaults of an admin-created order: a PIX purchase of one T-shirt shipped by PAC.
+const DEFAULT_CUSTOMER: Schemas['OrderCustomer'] = {
+  name: 'Maria Oliveira',
+  email: 'maria.oliveira@example.com',
+  phone: '+5511987654321',
+  documentType: 'CPF',
+  documentNumber: '39053344705',
+};
+const DEFAULT_ADDRESS: Schemas['ShippingAddress'] = {
+  street: 'Rua das Flores',
+  number: '123',
+  neighborhood: 'Jardim Paulista',
+  city: 'São Paulo',
+  state: 'SP',
+  zipcode: '01415-000',
+};
+const DEFAULT_SHIPPING: Schemas['OrderShipping'] = {
+  name: 'PAC',
+  price: 19.9,
+  carrier: 'Correios',
+  turnaround: '5 dias úteis',
+};
+const DEFAULT_ITEM = {
+  name: 'Camiseta Básica Algodão',
+  quantity: 1,
+  price: 79.9,
+  image: 'https://cdn.storefront.example.com/p/camiseta-basica-1.jpg',
+};
+/** The image of a line whose product has none (the order read shape requires one). */
+const NO_IMAGE = 'https://cdn.storefront.example.com/p/sem-imagem.jpg';
+
+const statusChangeError = (from: OrderStatus, to: OrderStatus) =>
+  new ApiError(
+    422,
+    'INVALID_STATUS_TRANSITION',
+    `Não é possível mudar o status de ${ORDER_STATUS_LABELS[from]} para ${ORDER_STATUS_LABELS[to]}.`,
+  );
+
+/** A dotted tag id segment: `PAC` → `pac`, `Sedex 10` → `sedex_10`. */
+const tagSegment = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+
+function defaultTags(paymentMethod: string, shipping: Schemas['OrderShipping']): Schemas['OrderTags'] {
+  const shippingTag = tagSegment(shipping.name);
+  return {
+    ids: [`payment.${paymentMethod}`, ...(shippingTag ? [`shipping.${shippingTag}`] : [])],
+    invoicing: [],
+    delivery: [],
+    custom: [],
+  };
+}
+
+/** The buyer of an order becomes a customer of the store, so it must fit the Customer shape. */
+function checkBuyer(customer: Schemas['OrderCustomer']): void {
+  const problems: ErrorDetail[] = [];
+  if (customer.name.length < 1 || customer.name.length > 255) {
+    problems.push(detail('body', 'customer.name', 'deve ter de 1 a 255 caracteres'));
+  }
+  problems.push(...contactProblems(customer, 'customer.'));
+  const documentIssue = documentProblem(customer.documentType, customer.documentNumber);
+  if (documentIssue) {
+    const field = customer.documentType in { CPF: 1, CNPJ: 1 } ? 'documentNumber' : 'documentType';
+    problems.push(detail('body', `customer.${field}`, documentIssue));
+  }
+  if (problems.length > 0) throw validationError(problems);
+}
+
+async function orderItems(
+  deps: Parameters<typeof productLines>[0],
+  storeId: string,
+  body: AdminOrderCreate,
+): Promise<OrderItemRecord[]> {
+  const requested = body.items ?? [{ quantity: DEFAULT_ITEM.quantity }];
+  const lines = await productLines(deps, storeId, requested);
+  return requested.map((item, index) => {
+    const line = lines[index];
+    return {
+      id: randomUUID(),
+      productId: line?.productId ?? null,
+      variantId: item.variantId ?? line?.variantId ?? null,
+      name: item.name ?? line?.name ?? DEFAULT_ITEM.name,
+      quantity: item.quantity,
+      price: item.price ?? line?.price ?? DEFAULT_ITEM.price,
+      image: item.image ?? (line ? (line.image ?? NO_IMAGE) : DEFAULT_ITEM.image),
+    };
+  });
+}
+
+export const orderHandlers: Pick<
+  Handlers,
+  | 'listOrders'
+  | 'getOrderById'
+  | 'getOrderStatus'
+  | 'changeOrderStatus'
+  | 'listOrderTrackingEvents'
+  | 'createOrder'
+  | 'createTrackingEvent'
+> = {
+  async listOrders({ storeId, query }, { repositories }) {
+    const { records, page } = await repositories.orders.list(
+      storeId,
+      {
+        status: query.status,
+        createdFrom: query.createdFrom && new Date(query.createdFrom).toISOString(),
+        createdTo: query.createdTo && new Date(query.createdTo).toISOString(),
+      },
+      query,
+    );
+    return { status: 200, body: ok({ orders: records.map(orderOf), pagination: paginationOf(page) }) };
+  },
+
+  async getOrderById({ storeId, path }, { repositories }) {
+    const order = await repositories.orders.find(storeId, path.orderId);
+    if (!order) throw notFound();
+    return { status: 200, body: ok({ order: orderOf(order) }) };
+  },
+
+  async getOrderStatus({ storeId, path }, { repositories }) {
+    const order = await repositories.orders.find(storeId, path.orderId);
+    if (!order) throw notFound();
+    return {
+      status: 200,
+      body: ok({
+        orderId: order.id,
+        currentStatus: order.status,
+        currentStatusLabel: ORDER_STATUS_LABELS[order.status],
+        allowedStatuses: allowedStatuses(order.status),
+      }),
+    };
+  },
+
+  async changeOrderStatus({ storeId, path, body }, { repositories, events }) {
+    const current = await repositories.orders.find(storeId, path.orderId);
+    if (!current) throw notFound();
+    if (!canMove(current.status, body.status)) throw statusChangeError(current.status, body.status);
+    const notes =
+      body.note === undefined ? current.notes : current.notes ? `${current.notes}\n${body.note}` : body.note;
+    const updatedAt = now();
+    const moved = await repositories.orders.changeStatus(storeId, current.id, {
+      from: current.status,
+      to: body.status,
+      notes,
+      updatedAt,
+    });
+    if (!moved) {
+      // Another request changed the status first: judge the request against the status it left.
+      const fresh = await repositories.orders.find(storeId, current.id);
+      if (!fresh) throw notFound();
+      throw statusChangeError(fresh.status, body.status);
+    }
+    const order = orderOf({ ...current, status: body.status, notes, updatedAt });
+    const event = STATUS_EVENTS[body.status];
+    if (event) events.emit(storeId, event, { order });
+    return { status: 200, body: ok({ order }) };
+  },
+
+  async listOrderTrackingEvents({ storeId, path, query }, { repositories }) {
+    const order = await repositories.orders.find(storeId, path.orderId);
+    if (!order) throw notFound();
+    const { events, page } = await repositories.trackingEvents.list(storeId, order.id, query);
+    return { status: 200, body: ok({ events, pagination: paginationOf(page) }) };
+  },
+
+  async createOrder({ path, body }, deps) {
+    const { repositories, events } = deps;
+    const store = await repositories.stores.find(path.storeId.toLowerCase());
+    if (!store) throw notFound();
+    const customer = body.customer ?? DEFAULT_CUSTOMER;
+    checkBuyer(customer);
+    const items = await orderItems(deps, store.id, body);
+    const shipping = body.shipping ?? DEFAULT_SHIPPING;
+    const discount = body.discount ?? null;
+    const subtotal = lineTotal(items);
+    const totalCents = toCents(subtotal) + toCents(shipping.price) - toCents(discount ?? 0);
+    if (totalCents < 0) throw bodyFieldError('discount', 'não pode ser maior que o subtotal mais o frete');
+    const paymentMethod = body.paymentMethod ?? 'pix';
+    const at = now();
+    const record: OrderRecord = {
+      id: randomUUID(),
+      storeId: store.id,
+      status: body.status ?? 'PAID',
+      total: totalCents / 100,
+      subtotal,
+      discount,
+      currency: store.currency,
+      paymentMethod,
+      installments: body.installments ?? 1,
+      notes: body.notes ?? null,
+      customer,
+      shippingAddress: body.shippingAddress ?? DEFAULT_ADDRESS,
+      shipping,
+      tracking: { code: null, url: null, status: null, statusLabel: null, updatedAt: null },
+      items,
+      tags: body.tags ?? defaultTags(paymentMethod, shipping),
+      createdAt: at,
+      updatedAt: at,
+    };
+    const buyer: CustomerRecord = {
+      id: randomUUID(),
+      storeId: store.id,
+      name: customer.name,
+      email: customer.email,
+      phone: customer.phone === '' ? null : customer.phone,
+      documentType: customer.documentType as CustomerRecord['documentType'],
+      documentNumber: customer.documentNumber,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const { customerCreated } = await repositories.orders.create(record, buyer);
+    const order = orderOf(record);
+    if (customerCreated) {
+      const [created] = await repositories.customers.withStats(store.id, [buyer]);
+      events.emit(store.id, 'CUSTOMER_CREATED', { customer: created });
+    }
+    events.emit(store.id, 'ORDER_CREATED', { order });
+    if (order.status === 'PAID') events.emit(store.id, 'ORDER_PAID', { order });
+    return { status: 201, body: ok({ order }) };
+  },
+
+  async createTrackingEvent({ path, body }, { repositories }) {
+    const storeId = await repositories.orders.ownerStore(path.orderId);
+    const order = storeId && (await repositories.orders.find(storeId, path.orderId));
+    if (!storeId || !order) throw notFound();
+    const at = now();
+    const label = TRACKING_STATUS_LABELS[body.status];
+    const occurredAt = body.occurredAt ?? at;
+    const event = await repositories.trackingEvents.append(
+      storeId,
+      order.id,
+      {
+        id: randomUUID(),
+        status: body.status,
+        label,
+        createdAt: at,
+        occurredAt,
+        locationLabel: body.locationLabel ?? '',
+        latitude: body.latitude ?? 0,
+        longitude: body.longitude ?? 0,
+        carrier: body.carrier ?? 'Correios',
+        source: body.source ?? 'admin_api',
+        provider: body.provider ?? 'correios',
+        replayed: false,
+        retryCount: 0,
+        processingState: 'processed',
+      },
+      {
+        given: body.trackingCode,
+        generated: newTrackingCode(),
+        tracking: (code) => ({
+          code,
+          url: trackingUrl(code),
+          status: body.status,
+          statusLabel: label,
+          updatedAt: occurredAt,
+        }),
+      },
+    );
+    return { status: 201, body: ok({ event }) };
+  },
+};

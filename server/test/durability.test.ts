@@ -1,0 +1,186 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../src/db/database.ts';
+import { call, createTenant, engines, startServer, TEST_DATABASE_URL } from './harness.ts';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const ADMIN_TOKEN = 'durability-admin-token-0123456789';
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+interface Child {
+  process: ChildProcess;
+  baseUrl: string;
+  /** Resolves with the exit code (null when killed by a signal) and the signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `npm start` as an operator runs it: a separate process configured only through its environment. */
+async function spawnServer(env: Record<string, string>): Promise<Child> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['server/src/server.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? tmpdir(),
+      PORT: String(port),
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'silent',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('listening on')) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    exited.then(({ code }) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
+  });
+  return { process: child, baseUrl: `http://127.0.0.1:${port}`, exited };
+}
+
+// Each test starts servers whose first requests compile the contract's validators: seconds, not milliseconds.
+describe.each(engines)('durability on %s', { timeout: 60_000 }, (engine) => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-durable-'));
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const storeEnv: Record<string, string> =
+    engine === 'postgres'
+      ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, DATA_DIR: dataDir }
+      : { DATA_DIR: dataDir };
+
+  afterAll(async () => {
+    if (engine === 'postgres') {
+      const store = openStore({ dataDir, databaseUrl: TEST_DATABASE_URL });
+      await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(store.db);
+      await store.close();
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps the data across a restart on the same location', async () => {
+    const first = await startServer({ engine });
+    const tenant = await createTenant(first);
+    const created = await call(first.baseUrl, 'POST', '/api/v1/products', {
+      headers: tenant.headers,
+      body: { name: 'Caderno Pautado', type: 'DIGITAL', price: 24.9, costPrice: 9.9 },
+    });
+    expect(created.status).toBe(201);
+    await first.close({ keepData: true });
+
+    const second = await startServer({ engine, location: first.location });
+    try {
+      const read = await call(second.baseUrl, 'GET', `/api/v1/products/${created.body.data.product.id}`, {
+        headers: tenant.headers,
+      });
+      expect(read.status).toBe(200);
+      expect(read.body.data.product).toEqual({ ...created.body.data.product, variants: [] });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('loses nothing on SIGTERM during requests: every 201 is kept, retries complete the rest, exit 0', async () => {
+    const first = await spawnServer(storeEnv);
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const store = await call(first.baseUrl, 'POST', '/admin/stores', {
+      headers: admin,
+      body: { name: 'Loja Durável' },
+    });
+    expect(store.status).toBe(201);
+    const storeId: string = store.body.data.store.id;
+    const key = await call(first.baseUrl, 'POST', '/admin/api-keys', { headers: admin, body: { storeIds: [storeId] } });
+    expect(key.status).toBe(201);
+    const headers = { authorization: `Bearer ${key.body.data.apiKey.key}`, 'x-store-id': storeId };
+
+    const bodyOf = (index: number) => ({ name: `Produto Durável ${index}`, type: 'DIGITAL', price: 10 + index });
+    const create = (baseUrl: string, index: number) =>
+      call(baseUrl, 'POST', '/api/v1/products', {
+        headers: { ...headers, 'idempotency-key': `duravel-${index}` },
+        body: bodyOf(index),
+      });
+
+    let answered = 0;
+    const requests = Array.from({ length: 50 }, async (_, index) => {
+      const response = await create(first.baseUrl, index);
+      answered += 1;
+      // SIGTERM as soon as the first answer is in: the other requests are still in flight.
+      if (answered === 1) first.process.kill('SIGTERM');
+      return response;
+    });
+    const settled = await Promise.allSettled(requests);
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+
+    // A connection the closing server had not yet accepted is refused (the client retries it); every request on
+    // an accepted connection is answered, and nothing is cut off half-way by the store closing.
+    const answers = settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
+    const created = answers.filter((response) => response !== undefined);
+    expect(created.length).toBeGreaterThan(0);
+    for (const response of created) expect(response.status).toBe(201);
+
+    const second = await spawnServer(storeEnv);
+    try {
+      for (const response of created) {
+        const product = response.body.data.product;
+        const read = await call(second.baseUrl, 'GET', `/api/v1/products/${product.id}`, { headers });
+        expect(read.status).toBe(200);
+        expect(read.body.data.product).toEqual({ ...product, variants: [] });
+      }
+      // Retrying the refused ones with their Idempotency-Key completes the batch exactly once.
+      for (const [index, response] of answers.entries()) {
+        if (response === undefined) expect((await create(second.baseUrl, index)).status).toBe(201);
+      }
+      const list = await call(second.baseUrl, 'GET', '/api/v1/products?limit=100', { headers });
+      expect(list.body.data.pagination.total).toBe(50);
+      expect(new Set(list.body.data.products.map((p: { name: string }) => p.name))).toEqual(
+        new Set(Array.from({ length: 50 }, (_, index) => bodyOf(index).name)),
+      );
+    } finally {
+      second.process.kill('SIGTERM');
+      expect(await second.exited).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  it('fails start-up with exit 1 and a message when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const child = spawn(process.execPath, ['server/src/server.ts'], {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '', PORT: String(port), ADMIN_TOKEN, LOG_LEVEL: 'silent', ...storeEnv },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(1);
+      expect(stderr).toContain('EADDRINUSE');
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+});

@@ -1,0 +1,495 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
+
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const paths = (body: { error: { details: { path: string }[] } }) => body.error.details.map((d) => d.path);
+
+describe.each(engines)('pricing (coupons, discount ranges, payment discounts) on %s', (engine) => {
+  let server: TestServer;
+  let tenant: Tenant;
+  let other: Tenant;
+  let productsOnly: Tenant;
+  let productId: string;
+  let foreignProductId: string;
+  const v1 = (method: string, path: string, body?: unknown, who: Tenant = tenant) =>
+    call(server.baseUrl, method, path, { headers: who.headers, ...(body !== undefined ? { body } : {}) });
+
+  beforeAll(async () => {
+    server = await startServer({ engine });
+    tenant = await createTenant(server);
+    other = await createTenant(server);
+    productsOnly = await createTenant(server, ['products:read']);
+    productId = (await v1('POST', '/api/v1/products', { name: 'Caneca', type: 'DIGITAL', price: 40 })).body.data.product
+      .id;
+    foreignProductId = (await v1('POST', '/api/v1/products', { name: 'Caneca', type: 'DIGITAL', price: 40 }, other))
+      .body.data.product.id;
+  });
+  afterAll(() => server.close());
+
+  describe('coupons', () => {
+    it('creates a coupon with defaults, reads it back, filters, and retires it through PATCH', async () => {
+      const created = await v1('POST', '/api/v1/coupons', {
+        code: 'BEMVINDO10',
+        discountType: 'PERCENT',
+        discountAmount: 10,
+      });
+      expect(created.status).toBe(201);
+      const coupon = created.body.data.coupon;
+      expect(created.body).toEqual({
+        success: true,
+        data: {
+          coupon: {
+            id: expect.any(String),
+            storeId: tenant.storeId,
+            code: 'BEMVINDO10',
+            description: null,
+            discountType: 'PERCENT',
+            discountAmount: 10,
+            minCartTotal: null,
+            maxUses: null,
+            usedCount: 0,
+            startsAt: null,
+            endsAt: null,
+            status: 'ACTIVE',
+            createdAt: expect.any(String),
+            updatedAt: coupon.createdAt,
+          },
+        },
+      });
+      expect((await v1('GET', `/api/v1/coupons/${coupon.id}`)).body).toEqual(created.body);
+      const retired = await v1('PATCH', `/api/v1/coupons/${coupon.id}`, {
+        status: 'INACTIVE',
+        minCartTotal: 99.9,
+        maxUses: 5,
+      });
+      expect(retired.status).toBe(200);
+      expect(retired.body.data.coupon).toEqual({
+        ...coupon,
+        status: 'INACTIVE',
+        minCartTotal: 99.9,
+        maxUses: 5,
+        updatedAt: expect.any(String),
+      });
+      expect((await v1('GET', `/api/v1/coupons/${coupon.id}`)).body.data.coupon).toEqual(retired.body.data.coupon);
+      const inactive = await v1('GET', '/api/v1/coupons?status=INACTIVE&search=bemvindo');
+      expect(inactive.body.data).toEqual({
+        coupons: [retired.body.data.coupon],
+        pagination: { page: 1, limit: 20, total: 1, totalPages: 1 },
+      });
+      expect((await v1('GET', '/api/v1/coupons?status=ACTIVE&search=bemvindo')).body.data.coupons).toEqual([]);
+    });
+
+    it('has no delete: DELETE answers 405 and the coupon stays', async () => {
+      const coupon = (await v1('POST', '/api/v1/coupons', { code: 'FICA', discountType: 'FIXED', discountAmount: 5 }))
+        .body.data.coupon;
+      const response = await v1('DELETE', `/api/v1/coupons/${coupon.id}`);
+      expect(response.status).toBe(405);
+      expect((await v1('GET', `/api/v1/coupons/${coupon.id}`)).status).toBe(200);
+    });
+
+    it('answers 409 DUPLICATE_ENTRY for a code used in the store, on create and on an update that collides', async () => {
+      const first = await v1('POST', '/api/v1/coupons', { code: 'DUPLO', discountType: 'FIXED', discountAmount: 5 });
+      expect(first.status).toBe(201);
+      const again = await v1('POST', '/api/v1/coupons', { code: 'DUPLO', discountType: 'PERCENT', discountAmount: 5 });
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe('DUPLICATE_ENTRY');
+      expect(paths(again.body)).toEqual(['code']);
+      const elsewhere = await v1(
+        'POST',
+        '/api/v1/coupons',
+        { code: 'DUPLO', discountType: 'FIXED', discountAmount: 5 },
+        other,
+      );
+      expect(elsewhere.status).toBe(201);
+      const second = (await v1('POST', '/api/v1/coupons', { code: 'OUTRO', discountType: 'FIXED', discountAmount: 5 }))
+        .body.data.coupon;
+      const collide = await v1('PATCH', `/api/v1/coupons/${second.id}`, { code: 'DUPLO' });
+      expect(collide.status).toBe(409);
+      expect(paths(collide.body)).toEqual(['code']);
+      expect((await v1('GET', `/api/v1/coupons/${second.id}`)).body.data.coupon.code).toBe('OUTRO');
+      const same = await v1('PATCH', `/api/v1/coupons/${second.id}`, { code: 'OUTRO', description: 'mesmo código' });
+      expect(same.status).toBe(200);
+    });
+
+    it('creates exactly one coupon for concurrent creates of one code', async () => {
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          v1('POST', '/api/v1/coupons', { code: 'CORRIDA', discountType: 'FIXED', discountAmount: 1 }),
+        ),
+      );
+      expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+      for (const r of responses.filter((r) => r.status !== 201)) expect(r.body.error.code).toBe('DUPLICATE_ENTRY');
+      expect((await v1('GET', '/api/v1/coupons?search=corrida')).body.data.pagination.total).toBe(1);
+    });
+
+    it.each([
+      ['PERCENT above 100', { discountType: 'PERCENT', discountAmount: 100.5 }, 'discountAmount'],
+      ['discountAmount 0', { discountType: 'FIXED', discountAmount: 0 }, 'discountAmount'],
+      ['endsAt equal to startsAt', { startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-01T00:00:00Z' }, 'endsAt'],
+      ['endsAt before startsAt', { startsAt: '2030-01-02T00:00:00Z', endsAt: '2030-01-01T00:00:00Z' }, 'endsAt'],
+      ['lower-case code', { code: 'promo10' }, 'code'],
+      ['code too short', { code: 'AB' }, 'code'],
+      ['maxUses 0', { maxUses: 0 }, 'maxUses'],
+      ['usedCount sent', { usedCount: 3 }, 'usedCount'],
+    ])('rejects %s with 400 VALIDATION_ERROR naming the field', async (_name, change, field) => {
+      const body = { code: 'REGRA', discountType: 'FIXED', discountAmount: 5, ...change };
+      const response = await v1('POST', '/api/v1/coupons', body);
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+      expect(paths(response.body)).toContain(field);
+    });
+
+    it('checks the resulting coupon on update: PERCENT above 100 and the window', async () => {
+      const coupon = (
+        await v1('POST', '/api/v1/coupons', {
+          code: 'FIXO150',
+          discountType: 'FIXED',
+          discountAmount: 150,
+          startsAt: '2030-01-01T00:00:00Z',
+        })
+      ).body.data.coupon;
+      const percent = await v1('PATCH', `/api/v1/coupons/${coupon.id}`, { discountType: 'PERCENT' });
+      expect(percent.status).toBe(400);
+      expect(paths(percent.body)).toEqual(['discountAmount']);
+      const window = await v1('PATCH', `/api/v1/coupons/${coupon.id}`, { endsAt: '2029-12-31T00:00:00Z' });
+      expect(window.status).toBe(400);
+      expect(paths(window.body)).toEqual(['endsAt']);
+      const usedCount = await v1('PATCH', `/api/v1/coupons/${coupon.id}`, { usedCount: 1 });
+      expect(usedCount.status).toBe(400);
+      expect((await v1('GET', `/api/v1/coupons/${coupon.id}`)).body.data.coupon).toEqual(coupon);
+    });
+  });
+
+  describe('discount ranges', () => {
+    const cartValue = () => ({
+      name: 'Compre mais, pague menos',
+      ruleType: 'CART_VALUE',
+      tiers: [
+        { minValue: 200, maxValue: null, discountType: 'PERCENT', discountAmount: 10 },
+        { minValue: 100, maxValue: 199.99, discountType: 'FIXED', discountAmount: 15 },
+      ],
+    });
+
+    it('creates a range with defaults and tiers ordered by position, reads, lists, updates and deletes it', async () => {
+      const created = await v1('POST', '/api/v1/discount-ranges', cartValue());
+      expect(created.status).toBe(201);
+      const range = created.body.data.discountRange;
+      expect(created.body).toEqual({
+        success: true,
+        data: {
+          discountRange: {
+            id: expect.any(String),
+            storeId: tenant.storeId,
+            name: 'Compre mais, pague menos',
+            ruleType: 'CART_VALUE',
+            appliesToAllProducts: true,
+            applyDiscountTo: 'ENTIRE_CART',
+            itemRangeStart: null,
+            itemRangeEnd: null,
+            itemRangeOrderBy: null,
+            startAt: null,
+            endAt: null,
+            active: true,
+            priority: 0,
+            tiers: [
+              {
+                id: expect.any(String),
+                minValue: 200,
+                maxValue: null,
+                minQuantity: null,
+                maxQuantity: null,
+                discountType: 'PERCENT',
+                discountAmount: 10,
+                position: 0,
+              },
+              {
+                id: expect.any(String),
+                minValue: 100,
+                maxValue: 199.99,
+                minQuantity: null,
+                maxQuantity: null,
+                discountType: 'FIXED',
+                discountAmount: 15,
+                position: 1,
+              },
+            ],
+            productIds: [],
+            createdAt: expect.any(String),
+            updatedAt: range.createdAt,
+          },
+        },
+      });
+      expect((await v1('GET', `/api/v1/discount-ranges/${range.id}`)).body).toEqual(created.body);
+      expect(
+        (await v1('GET', '/api/v1/discount-ranges?active=true&limit=100')).body.data.discountRanges,
+      ).toContainEqual(range);
+
+      const updated = await v1('PATCH', `/api/v1/discount-ranges/${range.id}`, {
+        ruleType: 'ITEM_QUANTITY',
+        applyDiscountTo: 'ITEMS',
+        itemRangeStart: 2,
+        itemRangeEnd: 3,
+        itemRangeOrderBy: 'PRICE_ASC',
+        appliesToAllProducts: false,
+        productIds: [productId],
+        priority: 5,
+        tiers: [
+          { minQuantity: 5, discountType: 'PERCENT', discountAmount: 20, position: 1 },
+          { minQuantity: 2, maxQuantity: 4, discountType: 'PERCENT', discountAmount: 5, position: 0 },
+        ],
+      });
+      expect(updated.status).toBe(200);
+      const tier = (minQuantity: number, maxQuantity: number | null, discountAmount: number, position: number) => ({
+        id: expect.any(String),
+        minValue: null,
+        maxValue: null,
+        minQuantity,
+        maxQuantity,
+        discountType: 'PERCENT',
+        discountAmount,
+        position,
+      });
+      expect(updated.body.data.discountRange).toEqual({
+        ...range,
+        ruleType: 'ITEM_QUANTITY',
+        applyDiscountTo: 'ITEMS',
+        itemRangeStart: 2,
+        itemRangeEnd: 3,
+        itemRangeOrderBy: 'PRICE_ASC',
+        appliesToAllProducts: false,
+        productIds: [productId],
+        priority: 5,
+        tiers: [tier(2, 4, 5, 0), tier(5, null, 20, 1)],
+        updatedAt: expect.any(String),
+      });
+      const tierIds = range.tiers.map((t: { id: string }) => t.id);
+      expect(updated.body.data.discountRange.tiers.some((t: { id: string }) => tierIds.includes(t.id))).toBe(false);
+      expect((await v1('GET', `/api/v1/discount-ranges/${range.id}`)).body.data.discountRange).toEqual(
+        updated.body.data.discountRange,
+      );
+      const renamed = await v1('PATCH', `/api/v1/discount-ranges/${range.id}`, { name: 'Leve mais' });
+      expect(renamed.body.data.discountRange.tiers).toEqual(updated.body.data.discountRange.tiers);
+      expect((await v1('GET', '/api/v1/discount-ranges?active=false')).body.data.discountRanges).toEqual([]);
+      expect((await v1('DELETE', `/api/v1/discount-ranges/${range.id}`)).status).toBe(204);
+      expect((await v1('GET', `/api/v1/discount-ranges/${range.id}`)).status).toBe(404);
+    });
+
+    it.each([
+      [
+        'overlapping tiers',
+        {
+          tiers: [
+            { minValue: 100, maxValue: 200, discountType: 'FIXED', discountAmount: 5 },
+            { minValue: 150, discountType: 'FIXED', discountAmount: 10 },
+          ],
+        },
+        ['tiers.1.minValue'],
+      ],
+      [
+        'an open-ended tier below another',
+        {
+          tiers: [
+            { minValue: 300, discountType: 'FIXED', discountAmount: 5 },
+            { minValue: 100, discountType: 'FIXED', discountAmount: 10 },
+          ],
+        },
+        ['tiers.1.minValue'],
+      ],
+      [
+        'a tier without the lower bound its ruleType needs',
+        { tiers: [{ minQuantity: 2, discountType: 'FIXED', discountAmount: 5 }] },
+        ['tiers.0.minValue'],
+      ],
+      [
+        'a PERCENT tier above 100',
+        { tiers: [{ minValue: 10, discountType: 'PERCENT', discountAmount: 101 }] },
+        ['tiers.0.discountAmount'],
+      ],
+      [
+        'a tier whose upper bound is below the lower',
+        { tiers: [{ minValue: 10, maxValue: 5, discountType: 'FIXED', discountAmount: 1 }] },
+        ['tiers.0.maxValue'],
+      ],
+      [
+        'two tiers with one position',
+        {
+          tiers: [
+            { minValue: 10, maxValue: 20, discountType: 'FIXED', discountAmount: 1, position: 0 },
+            { minValue: 30, discountType: 'FIXED', discountAmount: 1, position: 0 },
+          ],
+        },
+        ['tiers.1.position'],
+      ],
+      ['no products when not all products', { appliesToAllProducts: false }, ['productIds']],
+      ['ITEMS without itemRangeStart', { applyDiscountTo: 'ITEMS' }, ['itemRangeStart']],
+      [
+        'itemRangeEnd below itemRangeStart',
+        { applyDiscountTo: 'ITEMS', itemRangeStart: 3, itemRangeEnd: 2 },
+        ['itemRangeEnd'],
+      ],
+      ['an item range for ENTIRE_CART', { itemRangeStart: 1 }, ['itemRangeStart']],
+      ['endAt not after startAt', { startAt: '2030-01-01T00:00:00Z', endAt: '2029-01-01T00:00:00Z' }, ['endAt']],
+      ['no tiers', { tiers: [] }, ['tiers']],
+      ['unknown ruleType', { ruleType: 'WEIGHT' }, ['ruleType']],
+    ])('rejects %s with 400 VALIDATION_ERROR naming the path', async (_name, change, expected) => {
+      const response = await v1('POST', '/api/v1/discount-ranges', { ...cartValue(), ...change });
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+      for (const path of expected) expect(paths(response.body)).toContain(path);
+    });
+
+    it('answers 422 naming each unknown or foreign product, on create and update', async () => {
+      const response = await v1('POST', '/api/v1/discount-ranges', {
+        ...cartValue(),
+        appliesToAllProducts: false,
+        productIds: [productId, UNKNOWN, foreignProductId],
+      });
+      expect(response.status).toBe(422);
+      expect(response.body.error.code).toBe('REFERENCE_NOT_FOUND');
+      expect(paths(response.body)).toEqual(['productIds.1', 'productIds.2']);
+      const range = (await v1('POST', '/api/v1/discount-ranges', cartValue())).body.data.discountRange;
+      const update = await v1('PATCH', `/api/v1/discount-ranges/${range.id}`, { productIds: [UNKNOWN] });
+      expect(update.status).toBe(422);
+      expect(paths(update.body)).toEqual(['productIds.0']);
+    });
+
+    it('checks existing tiers against a new ruleType on update', async () => {
+      const range = (await v1('POST', '/api/v1/discount-ranges', cartValue())).body.data.discountRange;
+      const response = await v1('PATCH', `/api/v1/discount-ranges/${range.id}`, { ruleType: 'ITEM_QUANTITY' });
+      expect(response.status).toBe(400);
+      expect(paths(response.body)).toEqual(['tiers.0.minQuantity', 'tiers.1.minQuantity']);
+    });
+  });
+
+  describe('payment discounts', () => {
+    it('creates one per method, reads, filters, updates and deletes (freeing the method)', async () => {
+      const created = await v1('POST', '/api/v1/payment-discounts', { paymentMethod: 'PIX', percentage: 5 });
+      expect(created.status).toBe(201);
+      const discount = created.body.data.paymentDiscount;
+      expect(created.body).toEqual({
+        success: true,
+        data: {
+          paymentDiscount: {
+            id: expect.any(String),
+            storeId: tenant.storeId,
+            paymentMethod: 'PIX',
+            percentage: 5,
+            active: true,
+            createdAt: expect.any(String),
+            updatedAt: discount.createdAt,
+          },
+        },
+      });
+      expect((await v1('GET', `/api/v1/payment-discounts/${discount.id}`)).body).toEqual(created.body);
+      expect((await v1('GET', '/api/v1/payment-discounts?paymentMethod=PIX&active=true')).body.data).toEqual({
+        paymentDiscounts: [discount],
+        pagination: { page: 1, limit: 20, total: 1, totalPages: 1 },
+      });
+      const second = await v1('POST', '/api/v1/payment-discounts', { paymentMethod: 'PIX', percentage: 7 });
+      expect(second.status).toBe(409);
+      expect(second.body.error.code).toBe('DUPLICATE_ENTRY');
+      expect(paths(second.body)).toEqual(['paymentMethod']);
+
+      const boleto = (await v1('POST', '/api/v1/payment-discounts', { paymentMethod: 'BOLETO', percentage: 3 })).body
+        .data.paymentDiscount;
+      const move = await v1('PATCH', `/api/v1/payment-discounts/${boleto.id}`, { paymentMethod: 'PIX' });
+      expect(move.status).toBe(409);
+      expect(paths(move.body)).toEqual(['paymentMethod']);
+      const updated = await v1('PATCH', `/api/v1/payment-discounts/${boleto.id}`, {
+        paymentMethod: 'CARD',
+        percentage: 2.5,
+        active: false,
+      });
+      expect(updated.status).toBe(200);
+      expect(updated.body.data.paymentDiscount).toEqual({
+        ...boleto,
+        paymentMethod: 'CARD',
+        percentage: 2.5,
+        active: false,
+        updatedAt: expect.any(String),
+      });
+      expect((await v1('GET', '/api/v1/payment-discounts?active=false')).body.data.paymentDiscounts).toEqual([
+        updated.body.data.paymentDiscount,
+      ]);
+
+      expect((await v1('DELETE', `/api/v1/payment-discounts/${discount.id}`)).status).toBe(204);
+      expect((await v1('GET', `/api/v1/payment-discounts/${discount.id}`)).status).toBe(404);
+      expect((await v1('POST', '/api/v1/payment-discounts', { paymentMethod: 'PIX', percentage: 6 })).status).toBe(201);
+      expect(
+        (await v1('POST', '/api/v1/payment-discounts', { paymentMethod: 'PIX', percentage: 6 }, other)).status,
+      ).toBe(201);
+    });
+
+    it('leaves exactly one discount for concurrent creates of one method', async () => {
+      const store = await createTenant(server);
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          v1('POST', '/api/v1/payment-discounts', { paymentMethod: 'BOLETO', percentage: i + 1 }, store),
+        ),
+      );
+      expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+      for (const r of responses.filter((r) => r.status !== 201)) {
+        expect(r.status).toBe(409);
+        expect(r.body.error.code).toBe('DUPLICATE_ENTRY');
+      }
+      expect((await v1('GET', '/api/v1/payment-discounts', undefined, store)).body.data.pagination.total).toBe(1);
+    });
+
+    it.each([
+      ['percentage 0', { paymentMethod: 'PIX', percentage: 0 }, 'percentage'],
+      ['percentage above 100', { paymentMethod: 'PIX', percentage: 100.01 }, 'percentage'],
+      ['unknown method', { paymentMethod: 'CRYPTO', percentage: 5 }, 'paymentMethod'],
+      ['missing method', { percentage: 5 }, 'paymentMethod'],
+    ])('rejects %s with 400 naming the field', async (_name, body, field) => {
+      const response = await v1('POST', '/api/v1/payment-discounts', body);
+      expect(response.status).toBe(400);
+      expect(paths(response.body)).toContain(field);
+    });
+  });
+
+  it.each([
+    ['coupons', '/api/v1/coupons', { code: 'ESCOPO', discountType: 'FIXED', discountAmount: 1 }, false],
+    [
+      'discount-ranges',
+      '/api/v1/discount-ranges',
+      { name: 'R', ruleType: 'CART_VALUE', tiers: [{ minValue: 1, discountType: 'FIXED', discountAmount: 1 }] },
+      true,
+    ],
+    ['payment-discounts', '/api/v1/payment-discounts', { paymentMethod: 'CARD', percentage: 1 }, true],
+  ])(
+    '%s: 404 for unknown and foreign ids, 403 without the scope, pagination bounds',
+    async (_group, base, body, deletable) => {
+      const store = await createTenant(server);
+      const created = await v1('POST', base, body, store);
+      expect(created.status).toBe(201);
+      const id = (Object.values(created.body.data)[0] as { id: string }).id;
+      const patch = { active: false, status: 'INACTIVE' };
+      const methods = deletable ? ['GET', 'PATCH', 'DELETE'] : ['GET', 'PATCH'];
+      for (const method of methods) {
+        const change =
+          method === 'PATCH' ? (base.endsWith('coupons') ? { status: patch.status } : { active: false }) : undefined;
+        const unknown = await v1(method, `${base}/${UNKNOWN}`, change, store);
+        expect(unknown.status).toBe(404);
+        expect(unknown.body.error.code).toBe('RESOURCE_NOT_FOUND');
+        const foreign = await v1(method, `${base}/${id}`, change, other);
+        expect(foreign.status).toBe(404);
+        expect(foreign.body.error).toEqual(unknown.body.error);
+      }
+      expect((await v1('GET', `${base}/${id}`, undefined, store)).status).toBe(200);
+      for (const [method, path] of [
+        ['GET', base],
+        ['POST', base],
+        ['GET', `${base}/${id}`],
+      ] as const) {
+        const denied = await v1(method, path, method === 'POST' ? body : undefined, productsOnly);
+        expect(denied.status).toBe(403);
+        expect(denied.body.error.code).toBe('AUTH_SCOPE_DENIED');
+      }
+      for (const query of ['limit=0', 'limit=101', 'page=0']) {
+        const response = await v1('GET', `${base}?${query}`, undefined, store);
+        expect(response.status).toBe(400);
+        expect(paths(response.body)).toContain(query.split('=')[0]);
+      }
+    },
+  );
+});

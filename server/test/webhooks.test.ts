@@ -1,0 +1,376 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { signature, webhookDelivery } from '../src/domain/webhook-delivery.ts';
+import type { WebhookRecord } from '../src/repositories/webhooks-repository.ts';
+import { call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
+
+const SECRET = 'whsec_9f8e7d6c5b4a3f2e1d0c';
+
+const erp = {
+  name: 'ERP - pedidos',
+  description: 'Envia pedidos pagos ao ERP.',
+  url: 'https://erp.lojadamaria.com.br/webhooks/storefront',
+  events: ['ORDER_CREATED', 'ORDER_PAID'],
+  active: true,
+  retryAttempts: 3,
+  timeout: 5000,
+  secret: SECRET,
+  headers: { 'X-Erp-Tenant': 'loja-maria' },
+};
+
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A local receiver: records every request; `failFirst` answers 500 to that many requests first. */
+async function receiver(failFirst = 0) {
+  const received: Received[] = [];
+  let failures = failFirst;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.statusCode = failures-- > 0 ? 500 : 204;
+      res.end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Verifies a Standard Webhooks v1 signature the way a receiver would. */
+function verify(secret: string, delivery: Received): boolean {
+  const id = String(delivery.headers['webhook-id']);
+  const timestamp = String(delivery.headers['webhook-timestamp']);
+  const expected = createHmac('sha256', secret).update(`${id}.${timestamp}.${delivery.body}`).digest('base64');
+  return String(delivery.headers['webhook-signature'])
+    .split(' ')
+    .some((candidate) => candidate === `v1,${expected}`);
+}
+
+describe.each(engines)('webhooks on %s', (engine) => {
+  let server: TestServer;
+  let tenant: Tenant;
+  let other: Tenant;
+  /** Every response body, to prove the secret never comes back. */
+  const seen: string[] = [];
+  const v1 = async (method: string, path: string, body?: unknown, who: Tenant = tenant) => {
+    const response = await call(server.baseUrl, method, path, {
+      headers: who.headers,
+      ...(body !== undefined ? { body } : {}),
+    });
+    seen.push(JSON.stringify(response.body ?? null));
+    return response;
+  };
+
+  beforeAll(async () => {
+    server = await startServer({ engine, env: { WEBHOOK_RETRY_BASE_MS: '5' } });
+    tenant = await createTenant(server);
+    other = await createTenant(server);
+  });
+  afterAll(async () => {
+    await server.close();
+    for (const body of seen) expect(body).not.toContain(SECRET);
+  });
+
+  it('creates a webhook (201) that never shows its secret, and reads it back', async () => {
+    const created = await v1('POST', '/api/v1/webhooks', erp);
+    expect(created.status).toBe(201);
+    const { secret: _secret, ...shown } = erp;
+    const webhook = created.body.data.webhook;
+    expect(created.body).toEqual({
+      success: true,
+      data: {
+        webhook: {
+          id: expect.any(String),
+          storeId: tenant.storeId,
+          ...shown,
+          hasSecret: true,
+          createdAt: expect.any(String),
+          updatedAt: webhook.createdAt,
+        },
+      },
+    });
+    expect(webhook).not.toHaveProperty('secret');
+    const read = await v1('GET', `/api/v1/webhooks/${webhook.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(created.body);
+    const list = await v1('GET', '/api/v1/webhooks?limit=100');
+    expect(list.body.data.webhooks).toContainEqual(webhook);
+  });
+
+  it('applies the defaults: active, 3 retries, 5000 ms, no secret, no headers', async () => {
+    const created = await v1('POST', '/api/v1/webhooks', {
+      name: 'Mínimo',
+      url: 'https://hooks.example.com/min',
+      events: ['PRODUCT_CREATED'],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.webhook).toEqual({
+      id: expect.any(String),
+      storeId: tenant.storeId,
+      name: 'Mínimo',
+      description: null,
+      url: 'https://hooks.example.com/min',
+      events: ['PRODUCT_CREATED'],
+      active: true,
+      retryAttempts: 3,
+      timeout: 5000,
+      hasSecret: false,
+      headers: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+  });
+
+  it('updates only the sent fields; a secret can be set, rotated and removed', async () => {
+    const { secret: _secret, ...unsigned } = erp;
+    const webhook = (await v1('POST', '/api/v1/webhooks', unsigned)).body.data.webhook;
+    expect(webhook.hasSecret).toBe(false);
+    const signed = await v1('PATCH', `/api/v1/webhooks/${webhook.id}`, { secret: SECRET, active: false });
+    expect(signed.status).toBe(200);
+    expect(signed.body.data.webhook).toEqual({
+      ...webhook,
+      active: false,
+      hasSecret: true,
+      updatedAt: expect.any(String),
+    });
+    const events = await v1('PATCH', `/api/v1/webhooks/${webhook.id}`, { events: ['ORDER_REFUNDED'] });
+    expect(events.body.data.webhook).toMatchObject({ events: ['ORDER_REFUNDED'], active: false, hasSecret: true });
+    const removed = await v1('PATCH', `/api/v1/webhooks/${webhook.id}`, { secret: null, headers: null });
+    expect(removed.body.data.webhook).toMatchObject({ hasSecret: false, headers: null });
+    expect((await v1('GET', `/api/v1/webhooks/${webhook.id}`)).body.data.webhook).toEqual(removed.body.data.webhook);
+    expect((await v1('PATCH', `/api/v1/webhooks/${webhook.id}`, {})).status).toBe(400);
+  });
+
+  it.each([
+    ['missing name', { ...erp, name: undefined }, 'name'],
+    ['a url that is not http(s)', { ...erp, url: 'ftp://erp.example.com/hook' }, 'url'],
+    ['no events', { ...erp, events: [] }, 'events'],
+    ['an unknown event', { ...erp, events: ['ORDER_LOST'] }, 'events.0'],
+    ['repeated events', { ...erp, events: ['ORDER_PAID', 'ORDER_PAID'] }, 'events'],
+    ['retryAttempts above 10', { ...erp, retryAttempts: 11 }, 'retryAttempts'],
+    ['timeout below 1000', { ...erp, timeout: 999 }, 'timeout'],
+    ['a secret shorter than 16', { ...erp, secret: 'curto' }, 'secret'],
+    ['a header name with spaces', { ...erp, headers: { 'X Bad': 'v' } }, 'headers'],
+    ['hasSecret sent', { ...erp, hasSecret: true }, 'hasSecret'],
+  ])('rejects %s with 400 VALIDATION_ERROR naming the field', async (_name, body, field) => {
+    const response = await v1('POST', '/api/v1/webhooks', JSON.parse(JSON.stringify(body)));
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' }, meta: { status: 400 } });
+    expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
+  });
+
+  it('lists by active and by any of the comma-separated events, newest first, with pagination', async () => {
+    const fresh = await createTenant(server);
+    const make = (name: string, events: string[], active = true) =>
+      v1('POST', '/api/v1/webhooks', { name, url: 'https://hooks.example.com/x', events, active }, fresh);
+    await make('criado', ['ORDER_CREATED']);
+    await make('pago', ['ORDER_PAID', 'ORDER_SHIPPED']);
+    await make('produto', ['PRODUCT_CREATED'], false);
+    await make('cliente', ['CUSTOMER_CREATED']);
+    const names = async (query: string) => {
+      const response = await v1('GET', `/api/v1/webhooks?${query}`, undefined, fresh);
+      expect(response.status).toBe(200);
+      return response.body.data.webhooks.map((w: { name: string }) => w.name);
+    };
+    expect(await names('events=ORDER_CREATED,ORDER_PAID')).toEqual(['pago', 'criado']);
+    expect(await names('events=ORDER_SHIPPED')).toEqual(['pago']);
+    expect(await names('active=false')).toEqual(['produto']);
+    expect(await names('active=true&events=PRODUCT_CREATED,CUSTOMER_CREATED')).toEqual(['cliente']);
+    expect(await names('')).toEqual(['cliente', 'produto', 'pago', 'criado']);
+    const page = await v1('GET', '/api/v1/webhooks?limit=3&page=2', undefined, fresh);
+    expect(page.body.data).toEqual({
+      webhooks: [expect.objectContaining({ name: 'criado' })],
+      pagination: { page: 2, limit: 3, total: 4, totalPages: 2 },
+    });
+    const beyond = await v1('GET', '/api/v1/webhooks?limit=3&page=9', undefined, fresh);
+    expect(beyond.body.data.webhooks).toEqual([]);
+  });
+
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['page=0', 'page'],
+    ['active=maybe', 'active'],
+    ['events=ORDER_CREATED,ORDER_LOST', 'events'],
+    ['events=order_created', 'events'],
+  ])('rejects the list query %s with 400 naming the parameter', async (query, field) => {
+    const response = await v1('GET', `/api/v1/webhooks?${query}`);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('VALIDATION_ERROR');
+    expect(response.body.error.details[0]).toMatchObject({ location: 'query', path: field });
+  });
+
+  it('answers 404 for unknown ids and for another store’s webhook, and deletes', async () => {
+    const webhook = (await v1('POST', '/api/v1/webhooks', erp)).body.data.webhook;
+    const unknown = await v1('GET', `/api/v1/webhooks/${UNKNOWN}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('RESOURCE_NOT_FOUND');
+    expect((await v1('GET', `/api/v1/webhooks/${webhook.id}`, undefined, other)).status).toBe(404);
+    expect((await v1('PATCH', `/api/v1/webhooks/${webhook.id}`, { active: false }, other)).status).toBe(404);
+    expect((await v1('DELETE', `/api/v1/webhooks/${webhook.id}`, undefined, other)).status).toBe(404);
+    expect((await v1('GET', '/api/v1/webhooks?limit=100', undefined, other)).body.data.webhooks).toEqual([]);
+    expect((await v1('DELETE', `/api/v1/webhooks/${webhook.id}`)).status).toBe(204);
+    expect((await v1('GET', `/api/v1/webhooks/${webhook.id}`)).status).toBe(404);
+  });
+
+  it('denies keys without the webhook scopes (403 AUTH_SCOPE_DENIED)', async () => {
+    const readOnly = await createTenant(server, ['webhooks:read']);
+    const denied = await v1('POST', '/api/v1/webhooks', erp, readOnly);
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.code).toBe('AUTH_SCOPE_DENIED');
+    expect((await v1('GET', '/api/v1/webhooks', undefined, readOnly)).status).toBe(200);
+    const unrelated = await createTenant(server, ['products:read']);
+    expect((await v1('GET', '/api/v1/webhooks', undefined, unrelated)).status).toBe(403);
+  });
+
+  it('delivers a signed event to the subscribed active webhooks only, with the custom headers', async () => {
+    const hooks = await receiver();
+    try {
+      const shop = await createTenant(server);
+      const signed = (
+        await v1(
+          'POST',
+          '/api/v1/webhooks',
+          {
+            name: 'Catálogo',
+            url: hooks.url('/signed'),
+            events: ['PRODUCT_CREATED'],
+            secret: SECRET,
+            headers: { 'X-Erp-Tenant': 'loja-maria', 'Webhook-Id': 'forged' },
+          },
+          shop,
+        )
+      ).body.data.webhook;
+      await v1('POST', '/api/v1/webhooks', { ...erp, url: hooks.url('/orders-only') }, shop);
+      await v1(
+        'POST',
+        '/api/v1/webhooks',
+        { name: 'Pausado', url: hooks.url('/paused'), events: ['PRODUCT_CREATED'], active: false },
+        shop,
+      );
+      const product = await v1('POST', '/api/v1/products', { name: 'Caneca', type: 'DIGITAL', price: 10 }, shop);
+      expect(product.status).toBe(201);
+      await vi.waitFor(() => expect(hooks.received).toHaveLength(1), { timeout: 5000, interval: 20 });
+      const [delivery] = hooks.received;
+      if (!delivery) throw new Error('no delivery');
+      expect(delivery.path).toBe('/signed');
+      expect(delivery.headers['content-type']).toBe('application/json');
+      expect(delivery.headers['x-erp-tenant']).toBe('loja-maria');
+      expect(delivery.headers['webhook-id']).toMatch(/^msg_[A-Za-z0-9]+$/);
+      expect(Number(delivery.headers['webhook-timestamp'])).toBeGreaterThan(1_600_000_000);
+      expect(verify(SECRET, delivery)).toBe(true);
+      expect(verify('another-secret-value', delivery)).toBe(false);
+      expect(JSON.parse(delivery.body)).toEqual({
+        id: delivery.headers['webhook-id'],
+        type: 'PRODUCT_CREATED',
+        createdAt: expect.any(String),
+        storeId: shop.storeId,
+        data: { product: product.body.data.product },
+      });
+      expect(signed.hasSecret).toBe(true);
+      // A second event arrives after any stray delivery of the first would have: still only /signed.
+      await v1('POST', '/api/v1/products', { name: 'Caneca Azul', type: 'DIGITAL', price: 10 }, shop);
+      await vi.waitFor(() => expect(hooks.received).toHaveLength(2), { timeout: 5000, interval: 20 });
+      expect(hooks.received.map((r) => r.path)).toEqual(['/signed', '/signed']);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('retries a failed delivery with the same webhook-id and a fresh signature', async () => {
+    const hooks = await receiver(2);
+    try {
+      const shop = await createTenant(server);
+      await v1(
+        'POST',
+        '/api/v1/webhooks',
+        { name: 'Instável', url: hooks.url('/flaky'), events: ['PRODUCT_CREATED'], secret: SECRET, retryAttempts: 3 },
+        shop,
+      );
+      await v1('POST', '/api/v1/products', { name: 'Boné', type: 'DIGITAL', price: 10 }, shop);
+      await vi.waitFor(() => expect(hooks.received).toHaveLength(3), { timeout: 5000, interval: 20 });
+      expect(new Set(hooks.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+      for (const attempt of hooks.received) expect(verify(SECRET, attempt)).toBe(true);
+    } finally {
+      await hooks.close();
+    }
+  });
+});
+
+describe('webhook delivery (injected fetch)', () => {
+  const webhook: WebhookRecord = {
+    id: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+    storeId: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+    name: 'ERP',
+    description: null,
+    url: 'https://erp.example.com/hook',
+    events: ['ORDER_PAID'],
+    active: true,
+    retryAttempts: 2,
+    timeout: 1000,
+    secret: null,
+    headers: { 'Content-Type': 'text/plain', 'X-Tenant': 'a' },
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  };
+  const silent = { info: () => undefined, warn: () => undefined };
+
+  it('signs "{id}.{timestamp}.{body}" with HMAC-SHA256 of the secret, base64', () => {
+    const expected = createHmac('sha256', 'k').update('msg_1.10.{}').digest('base64');
+    expect(signature('k', 'msg_1', 10, '{}')).toBe(`v1,${expected}`);
+  });
+
+  it('tries 1 + retryAttempts times, then drops; unsigned without a secret; custom headers cannot replace ours', async () => {
+    const calls: { url: string; headers: Headers; body: string }[] = [];
+    const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
+      calls.push({ url: String(url), headers: new Headers(init?.headers), body: String(init?.body) });
+      throw new Error('connection refused');
+    }) as typeof globalThis.fetch;
+    const delivery = webhookDelivery({
+      webhooks: { subscribers: async () => [webhook] },
+      retryBaseMs: 1,
+      log: silent,
+      fetch,
+      clock: () => new Date('2026-11-20T12:00:00.000Z'),
+    });
+    await delivery.listener(webhook.storeId, 'ORDER_PAID', { order: { id: 'o1' } });
+    await vi.waitFor(() => expect(calls).toHaveLength(3), { timeout: 2000, interval: 5 });
+    const [first] = calls;
+    expect(first?.url).toBe(webhook.url);
+    expect(first?.headers.get('content-type')).toBe('application/json');
+    expect(first?.headers.get('x-tenant')).toBe('a');
+    expect(first?.headers.get('webhook-timestamp')).toBe(String(Date.parse('2026-11-20T12:00:00.000Z') / 1000));
+    expect(first?.headers.has('webhook-signature')).toBe(false);
+    expect(JSON.parse(first?.body ?? '')).toEqual({
+      id: first?.headers.get('webhook-id'),
+      type: 'ORDER_PAID',
+      createdAt: '2026-11-20T12:00:00.000Z',
+      storeId: webhook.storeId,
+      data: { order: { id: 'o1' } },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toHaveLength(3);
+  });
+
+  it('ignores events no webhook can subscribe to, without a database look-up', async () => {
+    const subscribers = vi.fn(async () => [webhook]);
+    const delivery = webhookDelivery({ webhooks: { subscribers }, retryBaseMs: 1, log: silent });
+    await delivery.listener(webhook.storeId, 'automation.runs.started', {});
+    expect(subscribers).not.toHaveBeenCalled();
+  });
+});
