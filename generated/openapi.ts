@@ -7244,7 +7244,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
-            429: components["responses"]["RateLimited"];
         };
     };
     createApiKey: {
@@ -7272,7 +7271,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["UnprocessableReference"];
-            429: components["responses"]["RateLimited"];
         };
     };
     revokeApiKey: {
@@ -7294,7 +7292,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
         };
     };
     createLead: {
@@ -7328,7 +7325,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
         };
     };
     raiseStoreEvent: {
@@ -7362,7 +7358,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
         };
     };
     createOrder: {
@@ -7397,7 +7392,6 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableReference"];
-            429: components["responses"]["RateLimited"];
         };
     };
     createVariant: {
@@ -7431,7 +7425,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
         };
     };
     createCheckoutKey: {
@@ -7461,7 +7454,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
         };
     };
     createTrackingEvent: {
@@ -7495,7 +7487,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
         };
     };
     createAbandonedCart: {
@@ -7530,7 +7521,6 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableReference"];
-            429: components["responses"]["RateLimited"];
         };
     };
     orderCreatedWebhook: {

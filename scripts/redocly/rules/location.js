@@ -15,3 +15,8 @@ export function pathOf(ctx) {
   const match = /^#\/paths\/([^/]+)\//.exec(pointerOf(ctx));
   return match?.[1]?.replaceAll('~1', '/').replaceAll('~0', '~');
 }
+
+/** True for operations of the Admin API: the operator's own tool, authenticated by the admin token. */
+export function isAdmin(ctx) {
+  return /\/admin(\/|$)/.test(pathOf(ctx) ?? '');
+}
