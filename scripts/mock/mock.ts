@@ -212,9 +212,18 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const prismPort = await freePort(host);
   const prism = await startPrism(spec, host, prismPort, options.log ?? (() => {}));
 
-  const server = http.createServer((req, res) => {
+  // Requests are buffered (small JSON) so that one whose kept-alive connection Prism closed at that very moment
+  // (ECONNRESET before any answer) can be sent again on a fresh connection instead of failing with 502.
+  const forward = (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, retry: boolean) => {
     const upstream = http.request(
-      { host, port: prismPort, method: req.method, path: req.url, headers: req.headers },
+      {
+        host,
+        port: prismPort,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+        ...(retry ? {} : { agent: false }),
+      },
       (prismRes) => {
         const chunks: Buffer[] = [];
         prismRes.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -224,10 +233,16 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
         });
       },
     );
-    upstream.on('error', (error) => {
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      if (retry && error.code === 'ECONNRESET') return forward(req, body, res, false);
       res.writeHead(502, { 'content-type': 'text/plain' }).end(`mock: Prism is unreachable: ${error.message}`);
     });
-    req.pipe(upstream);
+    upstream.end(body);
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => forward(req, Buffer.concat(chunks), res, true));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
