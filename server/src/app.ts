@@ -13,6 +13,7 @@ import { authenticate } from './http/authenticate.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
+import { cacheRouteMatchers } from './http/route-matcher-cache.ts';
 import { contractRoutes } from './http/routes.ts';
 import { createRepositories } from './repositories/index.ts';
 
@@ -35,6 +36,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   const window = { max: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
   const rateLimiter = store.engine === 'postgres' ? sqlRateLimiter(store, window) : memoryRateLimiter(window);
 
+  cacheRouteMatchers();
   const validator = OpenApiValidator.middleware({
     apiSpec: CONTRACT_PATH,
     validateRequests: { allowUnknownQueryParameters: false, allErrors: true },

@@ -174,6 +174,35 @@ describe.each(engines)('webhooks on %s', (engine) => {
     expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
   });
 
+  it.each([
+    ['every webhook', ''],
+    ['the events filter', 'events=ORDER_PAID,ORDER_CREATED&'],
+  ])('pages through %s: the pages, near and far end, add up to the whole list in order', async (_name, filter) => {
+    const fresh = await createTenant(server);
+    for (let index = 0; index < 7; index++) {
+      const events = index % 2 === 0 ? ['ORDER_PAID'] : ['ORDER_CREATED', 'ORDER_PAID'];
+      const created = await v1(
+        'POST',
+        '/api/v1/webhooks',
+        { name: `w${index}`, url: 'https://h.example.com/x', events },
+        fresh,
+      );
+      expect(created.status).toBe(201);
+    }
+    const ids = async (query: string) =>
+      (await v1('GET', `/api/v1/webhooks?${filter}${query}`, undefined, fresh)).body.data.webhooks.map(
+        (w: { name: string }) => w.name,
+      );
+    const whole = await ids('limit=100');
+    expect([...whole].sort()).toEqual(['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6']);
+    for (const limit of [1, 2, 3]) {
+      const pages: string[] = [];
+      for (let page = 1; page <= Math.ceil(7 / limit); page++)
+        pages.push(...(await ids(`limit=${limit}&page=${page}`)));
+      expect(pages).toEqual(whole);
+    }
+  });
+
   it('lists by active and by any of the comma-separated events, newest first, with pagination', async () => {
     const fresh = await createTenant(server);
     const make = (name: string, events: string[], active = true) =>

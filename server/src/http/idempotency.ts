@@ -38,10 +38,14 @@ export async function runIdempotently(
   const { storeId, key, operationId } = scope;
   const hash = requestHash(operationId, scope.body);
   const startedAt = now();
-  await repository.release(storeId, key, new Date(startedAt - REPLAY_WINDOW_MS).toISOString());
   if (!(await repository.claim(storeId, key, operationId, hash, new Date(startedAt).toISOString()))) {
     const existing = await repository.find(storeId, key);
-    if (!existing) return runIdempotently(repository, scope, execute, now);
+    const expired = existing && Date.parse(existing.createdAt) <= startedAt - REPLAY_WINDOW_MS;
+    if (!existing || expired) {
+      // Gone meanwhile, or older than the replay window: the key is free again.
+      if (expired) await repository.release(storeId, key, new Date(startedAt - REPLAY_WINDOW_MS).toISOString());
+      return runIdempotently(repository, scope, execute, now);
+    }
     if (existing.requestHash !== hash) throw new ApiError(422, 'IDEMPOTENCY_KEY_MISMATCH');
     if (existing.state === 'pending' || existing.status === null || existing.body === null) {
       throw new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE');

@@ -13,13 +13,25 @@ export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
     const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const log = logger.child({ reqId: requestId });
-    req.storefront = { requestId, log };
+    // The child logger is made on first use: most requests never log beyond the access line, and with the
+    // access line off (LOG_LEVEL above info) building it for every request would cost more than the request.
+    let child: Logger | undefined;
+    req.storefront = {
+      requestId,
+      get log() {
+        child ??= logger.child({ reqId: requestId });
+        return child;
+      },
+    };
     res.setHeader('X-Request-Id', requestId);
+    if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      req.storefront.log.info(
+        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        'request',
+      );
     });
     next();
   };

@@ -44,7 +44,9 @@ export function contractRoutes(
           query: req.query,
           body: req.body,
           storeId: state.storeId ?? '',
-          log: state.log,
+          get log() {
+            return state.log;
+          },
         } as unknown as Input<OperationId>;
         const execute = (): Promise<StoredReply> => handler(input, deps) as Promise<StoredReply>;
         const idempotencyKey = operation.idempotent ? req.get('idempotency-key') : undefined;

@@ -17,8 +17,19 @@ export interface CheckoutKeyRecord {
   createdAt: string;
 }
 
+export interface CredentialsOptions {
+  /**
+   * Keep API keys read by hash in memory. Only for a store one process owns (the embedded one): revocation
+   * through this repository clears the memory, but another process sharing the database could not.
+   */
+  rememberKeys?: boolean;
+}
+
+const REMEMBERED_KEYS_MAX = 10_000;
+
 /** API keys and external checkout keys; only hashes of the secrets are stored. */
-export function credentialsRepository(db: Kysely<Database>) {
+export function credentialsRepository(db: Kysely<Database>, { rememberKeys = false }: CredentialsOptions = {}) {
+  const remembered = new Map<string, ApiKeyRecord>();
   return {
     async createApiKey(key: ApiKeyRecord & { keyHash: string }): Promise<void> {
       await db
@@ -37,9 +48,11 @@ export function credentialsRepository(db: Kysely<Database>) {
     },
 
     async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+      const known = remembered.get(keyHash);
+      if (known) return known;
       const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
       if (!row) return undefined;
-      return {
+      const key: ApiKeyRecord = {
         id: row.id,
         name: row.name,
         storeIds: JSON.parse(row.store_ids) as string[],
@@ -48,6 +61,11 @@ export function credentialsRepository(db: Kysely<Database>) {
         revokedAt: row.revoked_at,
         createdAt: row.created_at,
       };
+      if (rememberKeys) {
+        if (remembered.size >= REMEMBERED_KEYS_MAX) remembered.clear();
+        remembered.set(keyHash, key);
+      }
+      return key;
     },
 
     /** Marks the key revoked; false when no such (unrevoked) key exists. */
@@ -58,6 +76,8 @@ export function credentialsRepository(db: Kysely<Database>) {
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
+      // Cleared after the write: a lookup racing the update cannot leave the unrevoked key remembered.
+      remembered.clear();
       return Number(result.numUpdatedRows) > 0;
     },
 

@@ -65,10 +65,10 @@ export function idempotencyRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** Frees a key: its first request failed, or its 24 hours are over. */
+    /** Frees a key: its first request failed, or it was created at or before `createdBefore` (24 hours are over). */
     async release(storeId: string, key: string, createdBefore?: string): Promise<void> {
       let query = db.deleteFrom('idempotency_keys').where('store_id', '=', storeId).where('idempotency_key', '=', key);
-      if (createdBefore) query = query.where('created_at', '<', createdBefore);
+      if (createdBefore) query = query.where('created_at', '<=', createdBefore);
       await query.execute();
     },
   };

@@ -28,7 +28,7 @@ export function createRepositories(store: Store) {
   const { db } = store;
   return {
     stores: storesRepository(db),
-    credentials: credentialsRepository(db),
+    credentials: credentialsRepository(db, { rememberKeys: store.engine === 'sqlite' }),
     idempotency: idempotencyRepository(db),
     products: productsRepository(db),
     categories: categoriesRepository(db),

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { Database, WebhooksTable } from '../db/schema.ts';
 import { flag, flagColumn, json, jsonColumn, nullableJson, nullableJsonColumn } from './columns.ts';
-import { type PageRequest, pageOf } from './pagination.ts';
+import { type PageRequest, pageOf, readWindow } from './pagination.ts';
 
 type Schemas = components['schemas'];
 export type Webhook = Schemas['Webhook'];
@@ -120,20 +120,23 @@ export function webhooksRepository(db: Kysely<Database>) {
         const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
         const page = pageOf(request, Number(counted?.n ?? 0));
         if (page.offset >= page.total) return { webhooks: [], page };
+        const window = readWindow(page);
+        const direction = window.newestFirst ? 'desc' : 'asc';
         const ids = query
           .select(['webhooks.id as webhook_id', 'webhooks.created_at'])
-          .orderBy('webhooks.created_at', 'desc')
-          .orderBy('webhooks.id', 'desc')
-          .limit(page.limit)
-          .offset(page.offset)
+          .orderBy('webhooks.created_at', direction)
+          .orderBy('webhooks.id', direction)
+          .limit(window.limit)
+          .offset(window.offset)
           .as('page_ids');
         const rows = await db
           .selectFrom(ids)
           .innerJoin('webhooks', 'webhooks.id', 'page_ids.webhook_id')
           .selectAll('webhooks')
-          .orderBy('page_ids.created_at', 'desc')
-          .orderBy('page_ids.webhook_id', 'desc')
+          .orderBy('page_ids.created_at', direction)
+          .orderBy('page_ids.webhook_id', direction)
           .execute();
+        if (!window.newestFirst) rows.reverse();
         return { webhooks: rows.map(toRecord), page };
       }
       let subscribed = db
@@ -153,19 +156,22 @@ export function webhooksRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       const page = pageOf(request, Number(counted?.n ?? 0));
       if (page.offset >= page.total) return { webhooks: [], page };
+      const window = readWindow(page);
+      const direction = window.newestFirst ? 'desc' : 'asc';
       const ids = matching
-        .orderBy('webhook_events.created_at', 'desc')
-        .orderBy('webhook_events.webhook_id', 'desc')
-        .limit(page.limit)
-        .offset(page.offset)
+        .orderBy('webhook_events.created_at', direction)
+        .orderBy('webhook_events.webhook_id', direction)
+        .limit(window.limit)
+        .offset(window.offset)
         .as('page_ids');
       const rows = await db
         .selectFrom(ids)
         .innerJoin('webhooks', 'webhooks.id', 'page_ids.webhook_id')
         .selectAll('webhooks')
-        .orderBy('page_ids.created_at', 'desc')
-        .orderBy('page_ids.webhook_id', 'desc')
+        .orderBy('page_ids.created_at', direction)
+        .orderBy('page_ids.webhook_id', direction)
         .execute();
+      if (!window.newestFirst) rows.reverse();
       return { webhooks: rows.map(toRecord), page };
     },
 
