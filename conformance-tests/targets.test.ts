@@ -1,0 +1,49 @@
+// One test per CI target: the target starts as a child process and the whole suite runs against it over HTTP.
+// Known defects of the reference server, if any, are listed in known-failures.json.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coverage, summary, writeReports } from './lib/report.ts';
+import type { Options } from './lib/session.ts';
+import { runSuite } from './lib/suite.ts';
+import { startMock, startServer, type Target } from './test-helpers/targets.ts';
+
+const REPORTS = path.resolve(import.meta.dirname, '../reports');
+const KNOWN = (
+  JSON.parse(readFileSync(path.join(import.meta.dirname, 'known-failures.json'), 'utf8')) as { failures: string[] }
+).failures;
+
+const targets: [string, () => Promise<Target>, Partial<Options>][] = [
+  ['server-sqlite', () => startServer('sqlite'), { profile: 'server' }],
+  ['server-postgres', () => startServer('postgres'), { profile: 'server' }],
+  ['mock', () => startMock(), { profile: 'mock' }],
+];
+
+describe.concurrent.each(targets)('conformance against %s', (name, start, options) => {
+  let target: Target;
+  beforeAll(async () => {
+    target = await start();
+  }, 90_000);
+  afterAll(async () => {
+    await target?.stop();
+  }, 30_000);
+
+  it(`passes the suite${name === 'mock' ? ' (shape-only tier)' : ''}`, { timeout: 240_000 }, async () => {
+    const session = await runSuite({
+      baseUrl: target.url,
+      ...(target.adminToken ? { adminToken: target.adminToken } : {}),
+      ...(target.rateLimitMax
+        ? { rateLimitMax: target.rateLimitMax, rateLimitWindowSeconds: target.rateLimitWindowSeconds }
+        : {}),
+      knownFailures: KNOWN,
+      concurrency: 8,
+      ...options,
+    });
+    writeReports(session, REPORTS, `conformance-${name}`);
+    const failures = session.results.filter((r) => r.outcome === 'fail');
+    const cov = coverage(session);
+    process.stdout.write(`[${name}] ${cov.line}\n`);
+    expect(failures.length, summary(session)).toBe(0);
+    expect(cov.operations).toBeGreaterThan(0);
+  });
+});
