@@ -1,0 +1,144 @@
+// One measurement: autocannon at a fixed number of connections, a warm-up, then the measured window.
+import autocannon, { type Request, type Result } from 'autocannon';
+
+export interface Measurement {
+  target: string;
+  workload: string;
+  kind: string;
+  connections: number;
+  /** Requests completed in the measured window. */
+  requests: number;
+  reqPerSec: number;
+  /** Latency in milliseconds (from every response of the window, at microsecond resolution). */
+  p50: number;
+  p99: number;
+  /**
+   * Non-2xx responses plus connection errors and timeouts, warm-up included (a valid run has none); a window in
+   * which no response completed counts one error per connection.
+   */
+  errors: number;
+  statusCodes: Record<string, number>;
+  /** Mean response size in bytes (headers included), to show the targets answer the same amount. */
+  bytesPerResponse: number;
+  /** Resident memory of the target right after the window, in bytes. */
+  rss: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  requests: Request[];
+  connections: number;
+  warmupSeconds: number;
+  seconds: number;
+}
+
+function failures(result: Result): number {
+  return result.non2xx + result.errors + result.timeouts;
+}
+
+function statusCodes(...results: Result[]): Record<string, number> {
+  const codes: Record<string, number> = {};
+  for (const result of results) {
+    for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) {
+      codes[code] = (codes[code] ?? 0) + Number(count);
+    }
+  }
+  return codes;
+}
+
+interface Fired {
+  result: Result;
+  /** Response times in ms, unrounded (autocannon's own histogram keeps whole milliseconds). */
+  latencies: number[];
+}
+
+async function fire(
+  url: string,
+  requests: Request[],
+  connections: number,
+  run: { duration?: number; amount?: number },
+): Promise<Fired> {
+  const latencies: number[] = [];
+  const instance = autocannon({ url, connections, pipelining: 1, timeout: 10, requests, ...run });
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+    latencies.push(responseTime);
+  });
+  return { result: await instance, latencies };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+/** Warm-up then the measured window; `rss` is read once the window ends. */
+export async function measure(
+  options: LoadOptions,
+  labels: { target: string; workload: string; kind: string },
+  rss: () => number,
+): Promise<Measurement> {
+  const { url, requests, connections } = options;
+  const warmup = (await fire(url, requests, connections, { duration: options.warmupSeconds })).result;
+  const { result, latencies } = await fire(url, requests, connections, { duration: options.seconds });
+  const total = result.requests.total;
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    ...labels,
+    connections,
+    requests: total,
+    reqPerSec: total / result.duration,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    errors: failures(warmup) + failures(result) + (total === 0 ? connections : 0),
+    statusCodes: statusCodes(warmup, result),
+    bytesPerResponse: total > 0 ? Math.round((result.throughput.total ?? 0) / total) : 0,
+    rss: rss(),
+  };
+}
+
+export interface MemoryCheck {
+  target: string;
+  workload: string;
+  requests: number;
+  errors: number;
+  rssAfterWarmup: number;
+  rssAfterRequests: number;
+  growthPercent: number;
+  /** RSS after each fifth of the requests. */
+  samples: { requests: number; rss: number }[];
+}
+
+/**
+ * RSS after a warm-up, then after exactly `amount` more requests, sent in five equal steps so that `samples`
+ * shows whether the growth levels off (heap sizing) or keeps climbing (a leak).
+ */
+export async function memoryCheck(
+  options: Omit<LoadOptions, 'seconds'> & { amount: number },
+  labels: { target: string; workload: string },
+  rss: () => number,
+): Promise<MemoryCheck> {
+  const { url, requests, connections } = options;
+  const warmup = (await fire(url, requests, connections, { duration: options.warmupSeconds })).result;
+  const before = rss();
+  const steps = 5;
+  const samples: { requests: number; rss: number }[] = [];
+  let sent = 0;
+  let errors = failures(warmup);
+  for (let step = 1; step <= steps; step++) {
+    const amount = Math.round((options.amount * step) / steps) - Math.round((options.amount * (step - 1)) / steps);
+    const { result } = await fire(url, requests, connections, { amount });
+    sent += result.requests.total;
+    errors += failures(result);
+    samples.push({ requests: sent, rss: rss() });
+  }
+  const after = samples.at(-1)?.rss ?? before;
+  return {
+    ...labels,
+    requests: sent,
+    errors,
+    rssAfterWarmup: before,
+    rssAfterRequests: after,
+    growthPercent: before > 0 ? ((after - before) / before) * 100 : 0,
+    samples,
+  };
+}

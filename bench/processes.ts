@@ -1,0 +1,113 @@
+// Child processes of the bench: start one, wait until it says it listens, read its memory, stop it.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Child {
+  process: ChildProcess;
+  /** Everything it wrote, for the error message when it fails to start. */
+  output: string[];
+}
+
+export async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Spawns `node <args>` (the Node running the bench) and resolves once a line of its output matches `ready`. */
+export async function startChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  timeoutMs = 60_000,
+): Promise<Child> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${args.join(' ')} did not start within ${timeoutMs} ms:\n${output.join('')}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer): void => {
+      output.push(chunk.toString('utf8'));
+      if (output.length > 200) output.splice(0, output.length - 200);
+      if (ready.test(output.join(''))) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited (${code}) before it was ready:\n${output.join('')}`));
+    });
+  });
+  return { process: child, output };
+}
+
+/** Stops a child with SIGTERM (SIGKILL after `graceMs`) and waits for its exit. */
+export async function stopChild(child: Child, graceMs = 15_000): Promise<void> {
+  const { process: proc } = child;
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so read after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+function rssOf(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match?.[1] ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Resident memory in bytes of a process and its descendants (the mock is a proxy with Prism as its child).
+ * Linux only (/proc); elsewhere it is 0 and the report says so.
+ */
+export function treeRss(rootPid: number): number {
+  let pids: number[];
+  try {
+    pids = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number);
+  } catch {
+    return 0;
+  }
+  const children = new Map<number, number[]>();
+  for (const pid of pids) {
+    const parent = parentOf(pid);
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  let total = 0;
+  const queue = [rootPid];
+  while (queue.length > 0) {
+    const pid = queue.pop() as number;
+    total += rssOf(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}

@@ -1,0 +1,216 @@
+// The report: ratios to the three references, the goals of the issue checked against one run, Markdown + JSON.
+import os from 'node:os';
+import type { Measurement, MemoryCheck } from './load.ts';
+
+export interface Row extends Measurement {
+  vsRaw: number | null;
+  vsExpress: number | null;
+  vsPrism: number | null;
+}
+
+export interface Goal {
+  goal: string;
+  holds: boolean | null;
+  detail: string;
+}
+
+export interface Settings {
+  quick: boolean;
+  connections: number[];
+  warmupSeconds: number;
+  seconds: number;
+  webhookCounts: number[];
+  memoryRequests: number;
+  /** Targets whose RSS growth is measured (a dedicated phase of `memoryRequests` GET requests). */
+  memoryTargets: string[];
+}
+
+export interface Report {
+  generatedAt: string;
+  machine: { cores: number; cpu: string; node: string; platform: string; loadAverage: number[] };
+  settings: Settings;
+  rows: Row[];
+  memory: MemoryCheck[];
+  goals: Goal[];
+  skipped: { target: string; workload?: string; reason: string }[];
+  durationSeconds: number;
+}
+
+/** Baselines and Prism have one list row; every list row of a server compares to it. */
+function reference(rows: Measurement[], target: string, row: Measurement): Measurement | undefined {
+  return rows.find(
+    (other) =>
+      other.target === target &&
+      other.connections === row.connections &&
+      (row.kind === 'list-webhooks' ? other.kind === row.kind : other.workload === row.workload),
+  );
+}
+
+function ratio(row: Measurement, ref: Measurement | undefined): number | null {
+  return ref && ref.reqPerSec > 0 ? row.reqPerSec / ref.reqPerSec : null;
+}
+
+export function withRatios(rows: Measurement[]): Row[] {
+  return rows.map((row) => ({
+    ...row,
+    vsRaw: ratio(row, reference(rows, 'baseline-raw', row)),
+    vsExpress: ratio(row, reference(rows, 'baseline-express', row)),
+    vsPrism: ratio(row, reference(rows, 'prism', row)),
+  }));
+}
+
+const x = (value: number | null | undefined): string => (value == null ? '–' : `${value.toFixed(2)}×`);
+const mib = (bytes: number): string => (bytes > 0 ? `${(bytes / 1024 / 1024).toFixed(0)} MiB` : '–');
+const ms = (value: number): string => `${value < 10 ? value.toFixed(1) : value.toFixed(0)} ms`;
+
+function find(rows: Row[], target: string, workload: string, connections: number): Row | undefined {
+  return rows.find((r) => r.target === target && r.workload === workload && r.connections === connections);
+}
+
+/** The goals of the issue, each checked at every connection count it applies to. */
+export function checkGoals(rows: Row[], memory: MemoryCheck[], settings: Settings): Goal[] {
+  const goals: Goal[] = [];
+  const unknown = (goal: string, why: string) => goals.push({ goal, holds: null, detail: why });
+  const all = (goal: string, checks: { ok: boolean; detail: string }[]) => {
+    if (checks.length === 0) unknown(goal, 'not measured in this run');
+    else goals.push({ goal, holds: checks.every((c) => c.ok), detail: checks.map((c) => c.detail).join('; ') });
+  };
+
+  for (const [workload, floor] of [
+    ['get-product', 0.55],
+    ['create-product', 0.4],
+  ] as const) {
+    for (const [ref, field, min] of [
+      ['baseline-express', 'vsExpress', floor],
+      ['prism', 'vsPrism', 2],
+    ] as const) {
+      const checks = settings.connections.flatMap((c) => {
+        const row = find(rows, 'server-embedded', workload, c);
+        const value = row?.[field];
+        return value == null ? [] : [{ ok: value >= min, detail: `${c} conn: ${x(value)}` }];
+      });
+      all(`server-embedded ${workload} ≥ ${min} × ${ref}`, checks);
+    }
+  }
+
+  const pgChecks = rows
+    .filter((r) => r.target === 'server-embedded')
+    .flatMap((embedded) => {
+      const postgres = find(rows, 'server-postgres', embedded.workload, embedded.connections);
+      if (!postgres || embedded.reqPerSec === 0) return [];
+      const value = postgres.reqPerSec / embedded.reqPerSec;
+      return [{ ok: value >= 0.6, detail: `${embedded.workload} @${embedded.connections}: ${x(value)}` }];
+    });
+  all('server-postgres ≥ 0.6 × server-embedded (every workload)', pgChecks);
+
+  const top = Math.max(...settings.connections);
+  const tailChecks = rows
+    .filter((r) => r.target.startsWith('server-') && r.connections === top)
+    .map((r) => ({
+      ok: r.p99 <= 3 * r.p50,
+      detail: `${r.target} ${r.workload}: p99/p50 ${(r.p99 / Math.max(r.p50, 0.001)).toFixed(1)}`,
+    }));
+  all(`p99 ≤ 3 × p50 at ${top} connections (every server workload)`, tailChecks);
+
+  const small = Math.min(...settings.webhookCounts);
+  const large = Math.max(...settings.webhookCounts);
+  const scaleChecks = rows
+    .filter((r) => r.target.startsWith('server-') && r.workload.startsWith(`list-webhooks ${large} `))
+    .flatMap((r) => {
+      const where = r.workload.split(' ')[2];
+      const base = find(rows, r.target, `list-webhooks ${small} ${where}`, r.connections);
+      if (!base) return [];
+      return [
+        {
+          ok: r.p99 <= 2 * base.p99,
+          detail: `${r.target} ${where} page @${r.connections}: ${ms(r.p99)} vs ${ms(base.p99)} (${x(r.p99 / Math.max(base.p99, 0.001))})`,
+        },
+      ];
+    });
+  all(`list at ${large} webhooks: p99 ≤ 2 × p99 at ${small} (first and last page)`, scaleChecks);
+
+  all(
+    `RSS growth after ${settings.memoryRequests} requests < 15%`,
+    memory.map((m) => ({ ok: m.growthPercent < 15, detail: `${m.target}: ${m.growthPercent.toFixed(1)}%` })),
+  );
+
+  const failed = [...rows, ...memory].filter((r) => r.errors > 0);
+  goals.push({
+    goal: 'valid run: zero non-2xx responses and errors',
+    holds: failed.length === 0,
+    detail:
+      failed.length === 0
+        ? 'none'
+        : failed
+            .map((r) => `${r.target} ${r.workload}${'connections' in r ? ` @${r.connections}` : ''}: ${r.errors}`)
+            .join('; '),
+  });
+  return goals;
+}
+
+export function machine(): Report['machine'] {
+  return {
+    cores: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))),
+  };
+}
+
+export function markdown(report: Report): string {
+  const { machine: m, settings: s } = report;
+  const lines = [
+    `# Benchmark${s.quick ? ' (quick run: too short to judge speed)' : ''}`,
+    '',
+    `- Machine: ${m.cores} cores (${m.cpu}), ${m.platform}; load average at the end ${m.loadAverage.join(' / ')}`,
+    `- Node ${m.node}; autocannon 9, ${s.connections.join(' and ')} connections, ${s.warmupSeconds} s warm-up then ${s.seconds} s measured per row`,
+    `- ${report.generatedAt}, ${Math.round(report.durationSeconds)} s in all; list fixtures: ${s.webhookCounts.join(' and ')} webhooks, pages of 50`,
+    '',
+    '| target | workload | conn | req/s | p50 | p99 | errors | RSS | ×raw | ×express | ×prism | bytes/resp |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    ...report.rows.map((r) =>
+      [
+        '',
+        r.target,
+        r.workload,
+        r.connections,
+        Math.round(r.reqPerSec),
+        ms(r.p50),
+        ms(r.p99),
+        r.errors,
+        mib(r.rss),
+        x(r.vsRaw),
+        x(r.vsExpress),
+        x(r.vsPrism),
+        r.bytesPerResponse,
+        '',
+      ]
+        .join(' | ')
+        .trim(),
+    ),
+    '',
+    '## Memory',
+    '',
+    '| target | workload | requests | RSS after warm-up | RSS after | growth | RSS at each fifth | errors |',
+    '|---|---|--:|--:|--:|--:|---|--:|',
+    ...report.memory.map(
+      (r) =>
+        `| ${r.target} | ${r.workload} | ${r.requests} | ${mib(r.rssAfterWarmup)} | ${mib(r.rssAfterRequests)} | ${r.growthPercent.toFixed(1)}% | ${r.samples.map((s) => mib(s.rss)).join(' → ')} | ${r.errors} |`,
+    ),
+    '',
+    '## Goals',
+    '',
+    '| goal | holds | measured |',
+    '|---|---|---|',
+    ...report.goals.map(
+      (g) => `| ${g.goal} | ${g.holds === null ? 'n/a' : g.holds ? 'yes' : '**no**'} | ${g.detail} |`,
+    ),
+  ];
+  if (report.skipped.length > 0) {
+    lines.push('', '## Not measured', '');
+    for (const skip of report.skipped)
+      lines.push(`- ${skip.target}${skip.workload ? ` ${skip.workload}` : ''}: ${skip.reason}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
