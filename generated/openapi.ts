@@ -2302,7 +2302,9 @@ export interface components {
         };
         /**
          * @description **Documented** (section 6): a dotted name; `pix.generated` is observed. **Inferred** (the complete list is
-         *     not shown): the other payment, order, cart, customer and lead events.
+         *     not shown): the other payment, order, cart, customer and lead events. The store's own events start the
+         *     automations of the matching trigger (ORDER_PAID starts `order.paid`, CART_ABANDONED `cart.abandoned`, ...);
+         *     events that happen in the checkout (`pix.generated`, `boleto.generated`) arrive through the Admin API.
          * @enum {string}
          */
         TriggerEvent: "pix.generated" | "boleto.generated" | "order.created" | "order.paid" | "order.shipped" | "order.delivered" | "order.cancelled" | "cart.abandoned" | "customer.created" | "lead.created";

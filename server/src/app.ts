@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { CONTRACT_PATH } from './contract.ts';
 import type { Store } from './db/database.ts';
 import { automationRunner } from './domain/automation-runner.ts';
+import { automationTriggers } from './domain/automation-triggers.ts';
 import { createEventBus } from './domain/event-bus.ts';
 import { webhookDelivery } from './domain/webhook-delivery.ts';
 import { handlers as allHandlers } from './handlers/index.ts';
@@ -33,6 +34,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
     webhookDelivery({ webhooks: repositories.webhooks, retryBaseMs: config.webhookRetryBaseMs, log: logger }).listener,
   );
   events.subscribe(automationRunner({ repositories, minuteMs: config.automationMinuteMs, log: logger }).listener);
+  events.subscribe(automationTriggers(repositories, events));
   const window = { max: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
   const rateLimiter = store.engine === 'postgres' ? sqlRateLimiter(store, window) : memoryRateLimiter(window);
 

@@ -452,6 +452,34 @@ describe.each(engines)('automations on %s', (engine) => {
     expect(await repositories.automationRuns.outbox(other.storeId, runId)).toEqual([]);
   });
 
+  it('starts order.paid automations when an order is paid, and nothing for events no automation listens to', async () => {
+    const shop = await createTenant(server);
+    const steps = [{ id: 'sms', type: 'action', name: 'send_sms', data: { message: 'Pedido {{order.id}} pago' } }];
+    const onPaid = (await v1('POST', '/api/v1/automations', { ...flow(), trigger_event: 'order.paid', steps }, shop))
+      .body.data.automation;
+    await v1('PATCH', `/api/v1/automations/${onPaid.id}`, { active: true }, shop);
+    const order = await call(server.baseUrl, 'POST', `/admin/stores/${shop.storeId}/orders`, {
+      headers: adminHeaders(server),
+      body: { status: 'PENDING' },
+    });
+    expect(order.status).toBe(201);
+    expect(await repositories.automationRuns.ofAutomation(shop.storeId, onPaid.id)).toEqual([]);
+    const orderId: string = order.body.data.order.id;
+    const paid = await v1('POST', `/api/v1/orders/${orderId}/status`, { status: 'PAID' }, shop);
+    expect(paid.status).toBe(200);
+    await vi.waitFor(
+      async () => {
+        const runs = await repositories.automationRuns.ofAutomation(shop.storeId, onPaid.id);
+        expect(runs).toEqual([expect.objectContaining({ eventName: 'order.paid', orderId, status: 'completed' })]);
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    const [run] = await repositories.automationRuns.ofAutomation(shop.storeId, onPaid.id);
+    expect((await repositories.automationRuns.outbox(shop.storeId, run?.id ?? '')).map((m) => m.content)).toEqual([
+      `Pedido ${orderId} pago`,
+    ]);
+  });
+
   it('ends a run failed when its template was deleted after activation; earlier messages stay sent', async () => {
     const shop = await createTenant(server);
     const whatsapp = await template({ channel: 'whatsapp', message: 'Oi!' }, shop);

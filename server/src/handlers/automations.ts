@@ -8,9 +8,8 @@ import {
   type TemplateLookup,
   withStepIds,
 } from '../domain/automation-chain.ts';
-import { AUTOMATION_RUNS_STARTED } from '../domain/automation-runner.ts';
+import { startAutomations } from '../domain/automation-triggers.ts';
 import { bodyFieldError, detail, notFound, validationError } from '../errors.ts';
-import type { AutomationRun } from '../repositories/automation-runs-repository.ts';
 import { type AutomationRecord, automationOf } from '../repositories/automations-repository.ts';
 import { now } from '../repositories/columns.ts';
 import type { Repositories } from '../repositories/index.ts';
@@ -132,24 +131,8 @@ export const automationHandlers: Pick<
   async raiseStoreEvent({ path, body }, { repositories, events }) {
     const store = await repositories.stores.find(path.storeId);
     if (!store) throw notFound();
-    const automations = await repositories.automations.triggeredBy(store.id, body.name);
     const event = { id: randomUUID(), name: body.name, orderId: body.orderId ?? null, acceptedAt: now() };
-    const runs: AutomationRun[] = automations.map((automation) => ({
-      id: randomUUID(),
-      storeId: store.id,
-      automationId: automation.id,
-      eventId: event.id,
-      eventName: event.name,
-      orderId: event.orderId,
-      steps: automation.steps,
-      status: 'running',
-      error: null,
-      createdAt: event.acceptedAt,
-      finishedAt: null,
-    }));
-    await repositories.automationRuns.start(runs);
-    const runIds = runs.map((run) => run.id);
-    if (runIds.length > 0) events.emit(store.id, AUTOMATION_RUNS_STARTED, { runIds });
-    return { status: 202, body: ok({ event: { ...event, automationRunIds: runIds } }) };
+    const automationRunIds = await startAutomations(repositories, events, store.id, event);
+    return { status: 202, body: ok({ event: { ...event, automationRunIds } }) };
   },
 };

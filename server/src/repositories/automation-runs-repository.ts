@@ -103,6 +103,19 @@ export function automationRunsRepository(db: Kysely<Database>) {
       return row && toRun(row);
     },
 
+    /** The runs an automation has started, oldest first. */
+    async ofAutomation(storeId: string, automationId: string): Promise<AutomationRun[]> {
+      const rows = await db
+        .selectFrom('automation_runs')
+        .selectAll()
+        .where('store_id', '=', storeId)
+        .where('automation_id', '=', automationId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(toRun);
+    },
+
     async finish(storeId: string, id: string, status: Exclude<RunStatus, 'running'>, error: string | null, at: string) {
       await db
         .updateTable('automation_runs')
