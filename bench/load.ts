@@ -109,16 +109,17 @@ export interface MemoryCheck {
 }
 
 /**
- * RSS after a warm-up, then after exactly `amount` more requests, sent in five equal steps so that `samples`
- * shows whether the growth levels off (heap sizing) or keeps climbing (a leak).
+ * RSS after a warm-up of `warmupRequests` requests (V8 sizes its heap to the working set during the first tens of
+ * thousands, so a shorter warm-up measures heap sizing, not growth), then after exactly `amount` more requests,
+ * sent in five equal steps so that `samples` shows whether the growth levels off or keeps climbing (a leak).
  */
 export async function memoryCheck(
-  options: Omit<LoadOptions, 'seconds'> & { amount: number },
+  options: Omit<LoadOptions, 'seconds' | 'warmupSeconds'> & { amount: number; warmupRequests: number },
   labels: { target: string; workload: string },
   rss: () => number,
 ): Promise<MemoryCheck> {
   const { url, requests, connections } = options;
-  const warmup = (await fire(url, requests, connections, { duration: options.warmupSeconds })).result;
+  const warmup = (await fire(url, requests, connections, { amount: options.warmupRequests })).result;
   const before = rss();
   const steps = 5;
   const samples: { requests: number; rss: number }[] = [];

@@ -20,6 +20,8 @@ export interface Settings {
   warmupSeconds: number;
   seconds: number;
   webhookCounts: number[];
+  /** Requests sent before the first RSS reading of the memory phase. */
+  memoryWarmupRequests: number;
   memoryRequests: number;
   /** Targets whose RSS growth is measured (a dedicated phase of `memoryRequests` GET requests). */
   memoryTargets: string[];

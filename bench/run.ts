@@ -25,6 +25,7 @@ const settings: Settings = quick
       warmupSeconds: 0.25,
       seconds: 0.5,
       webhookCounts: [100, 1_000],
+      memoryWarmupRequests: 500,
       memoryRequests: 1_000,
       memoryTargets: ['server-embedded'],
     }
@@ -34,6 +35,7 @@ const settings: Settings = quick
       warmupSeconds: 3,
       seconds: 10,
       webhookCounts: [1_000, 100_000],
+      memoryWarmupRequests: 20_000,
       memoryRequests: 100_000,
       memoryTargets: ['server-embedded'],
     };
@@ -75,7 +77,7 @@ for (const name of names) {
           url: target.url,
           requests: workloadsFor(target)[0]?.requests ?? [],
           connections: 10,
-          warmupSeconds: settings.warmupSeconds,
+          warmupRequests: settings.memoryWarmupRequests,
           amount: settings.memoryRequests,
         },
         { target: name, workload: 'get-product' },

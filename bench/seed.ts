@@ -175,6 +175,13 @@ async function cloneWebhooks(sql: Sql, templateId: string, count: number): Promi
       await insertMany(sql, 'webhooks', webhooks);
       for (const { table, rows } of children) await insertMany(sql, table, rows);
     }
+    // The server keeps per-store webhook counts (migration 005) in step with its own writes; these are not its.
+    const clones = Math.max(0, count - 1);
+    await sql.run('UPDATE webhook_counts SET total = total + ?, active = active + ? WHERE store_id = ?', [
+      clones,
+      Number(template.active) === 1 ? clones : 0,
+      template.store_id,
+    ]);
     await sql.run('COMMIT');
   } catch (error) {
     await sql.run('ROLLBACK');

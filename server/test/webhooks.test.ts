@@ -203,6 +203,35 @@ describe.each(engines)('webhooks on %s', (engine) => {
     }
   });
 
+  it('keeps the totals of the list right through creates, activation changes and deletes', async () => {
+    const fresh = await createTenant(server);
+    const totals = async () => {
+      const read = async (query: string) =>
+        (await v1('GET', `/api/v1/webhooks?${query}`, undefined, fresh)).body.data.pagination.total;
+      return { all: await read(''), active: await read('active=true'), inactive: await read('active=false') };
+    };
+    expect(await totals()).toEqual({ all: 0, active: 0, inactive: 0 });
+    const make = async (name: string, active: boolean) =>
+      (
+        await v1(
+          'POST',
+          '/api/v1/webhooks',
+          { name, url: 'https://h.example.com/x', events: ['ORDER_PAID'], active },
+          fresh,
+        )
+      ).body.data.webhook.id as string;
+    const first = await make('a', true);
+    const second = await make('b', true);
+    await make('c', false);
+    expect(await totals()).toEqual({ all: 3, active: 2, inactive: 1 });
+    await v1('PATCH', `/api/v1/webhooks/${first}`, { active: false }, fresh);
+    await v1('PATCH', `/api/v1/webhooks/${first}`, { name: 'a2' }, fresh);
+    expect(await totals()).toEqual({ all: 3, active: 1, inactive: 2 });
+    expect((await v1('DELETE', `/api/v1/webhooks/${second}`, undefined, fresh)).status).toBe(204);
+    expect((await v1('DELETE', `/api/v1/webhooks/${second}`, undefined, fresh)).status).toBe(404);
+    expect(await totals()).toEqual({ all: 2, active: 0, inactive: 2 });
+  });
+
   it('lists by active and by any of the comma-separated events, newest first, with pagination', async () => {
     const fresh = await createTenant(server);
     const make = (name: string, events: string[], active = true) =>

@@ -441,7 +441,14 @@ export interface PaymentLinksTable {
   updated_at: string;
 }
 
+export interface WebhookCountsTable {
+  store_id: string;
+  total: number;
+  active: number;
+}
+
 export interface Database {
+  webhook_counts: WebhookCountsTable;
   stores: StoresTable;
   api_keys: ApiKeysTable;
   checkout_keys: CheckoutKeysTable;

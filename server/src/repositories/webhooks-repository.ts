@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { Database, WebhooksTable } from '../db/schema.ts';
 import { flag, flagColumn, json, jsonColumn, nullableJson, nullableJsonColumn } from './columns.ts';
@@ -60,6 +60,20 @@ export function webhookOf({ secret, ...webhook }: WebhookRecord): Webhook {
   return { ...webhook, hasSecret: secret !== null };
 }
 
+/** Moves the store's webhook counts by `total` and `active` (inside the transaction of the change). */
+async function count(trx: Transaction<Database>, storeId: string, total: number, active: number): Promise<void> {
+  await trx
+    .insertInto('webhook_counts')
+    .values({ store_id: storeId, total, active })
+    .onConflict((conflict) =>
+      conflict.column('store_id').doUpdateSet((eb) => ({
+        total: eb('webhook_counts.total', '+', total),
+        active: eb('webhook_counts.active', '+', active),
+      })),
+    )
+    .execute();
+}
+
 export function webhooksRepository(db: Kysely<Database>) {
   const subscriptions = (webhook: WebhookRecord) =>
     webhook.events.map((event) => ({
@@ -75,6 +89,7 @@ export function webhooksRepository(db: Kysely<Database>) {
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('webhooks').values(toRow(webhook)).execute();
         await trx.insertInto('webhook_events').values(subscriptions(webhook)).execute();
+        await count(trx, webhook.storeId, 1, webhook.active ? 1 : 0);
       });
     },
 
@@ -91,6 +106,13 @@ export function webhooksRepository(db: Kysely<Database>) {
     async replace(webhook: WebhookRecord): Promise<void> {
       const { id, store_id, created_at: _created, ...changes } = toRow(webhook);
       await db.transaction().execute(async (trx) => {
+        const before = await trx
+          .selectFrom('webhooks')
+          .select('active')
+          .where('store_id', '=', store_id)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (before && flag(before.active) !== webhook.active) await count(trx, store_id, 0, webhook.active ? 1 : -1);
         await trx.updateTable('webhooks').set(changes).where('store_id', '=', store_id).where('id', '=', id).execute();
         await trx.deleteFrom('webhook_events').where('webhook_id', '=', id).execute();
         await trx.insertInto('webhook_events').values(subscriptions(webhook)).execute();
@@ -98,12 +120,16 @@ export function webhooksRepository(db: Kysely<Database>) {
     },
 
     async delete(storeId: string, id: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom('webhooks')
-        .where('store_id', '=', storeId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return db.transaction().execute(async (trx) => {
+        const deleted = await trx
+          .deleteFrom('webhooks')
+          .where('store_id', '=', storeId)
+          .where('id', '=', id)
+          .returning('active')
+          .executeTakeFirst();
+        if (deleted) await count(trx, storeId, -1, flag(deleted.active) ? -1 : 0);
+        return deleted !== undefined;
+      });
     },
 
     /**
@@ -117,8 +143,14 @@ export function webhooksRepository(db: Kysely<Database>) {
       if (events.length === 0) {
         let query = db.selectFrom('webhooks').where('store_id', '=', storeId);
         if (filters.active !== undefined) query = query.where('active', '=', flagColumn(filters.active));
-        const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-        const page = pageOf(request, Number(counted?.n ?? 0));
+        const counts = await db
+          .selectFrom('webhook_counts')
+          .select(['total', 'active'])
+          .where('store_id', '=', storeId)
+          .executeTakeFirst();
+        const total = Number(counts?.total ?? 0);
+        const active = Number(counts?.active ?? 0);
+        const page = pageOf(request, filters.active === undefined ? total : filters.active ? active : total - active);
         if (page.offset >= page.total) return { webhooks: [], page };
         const window = readWindow(page);
         const direction = window.newestFirst ? 'desc' : 'asc';
