@@ -27,7 +27,7 @@ export async function requireReferences(
       storeId,
       products.map((ref) => ref.id),
     ),
-    repositories.orderBumps.existingCategories(
+    repositories.categories.existing(
       storeId,
       categories.map((ref) => ref.id),
     ),

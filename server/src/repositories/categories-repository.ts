@@ -95,6 +95,18 @@ export function categoriesRepository(db: Kysely<Database>) {
       return { categories: rows.map((row) => toCategory(row as CategoryRow)), page };
     },
 
+    /** Ids of those given that are categories of the store. */
+    async existing(storeId: string, ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('categories')
+        .select('id')
+        .where('store_id', '=', storeId)
+        .where('id', 'in', [...ids])
+        .execute();
+      return new Set(rows.map((row) => row.id));
+    },
+
     /** Links the products (already known to be the store's); returns how many links are new. */
     async link(categoryId: string, productIds: readonly string[], at: string): Promise<number> {
       const unique = [...new Set(productIds)];

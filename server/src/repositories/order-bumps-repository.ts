@@ -136,18 +136,6 @@ export function orderBumpsRepository(db: Kysely<Database>) {
         .execute();
       return { orderBumps: rows.map(toOrderBump), page };
     },
-
-    /** Ids of those given that are categories of the store (targetCategoryIds). */
-    async existingCategories(storeId: string, ids: readonly string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db
-        .selectFrom('categories')
-        .select('id')
-        .where('store_id', '=', storeId)
-        .where('id', 'in', [...ids])
-        .execute();
-      return new Set(rows.map((row) => row.id));
-    },
   };
 }
 
