@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { AbandonedCartsTable, Database } from '../db/schema.ts';
 import { flag, flagColumn, json, jsonColumn, money, moneyColumn } from './columns.ts';
-import { type PageRequest, pageOf } from './pagination.ts';
+import { newestFirstPage, type PageRequest } from './pagination.ts';
 
 export type AbandonedCart = components['schemas']['AbandonedCart'];
 
@@ -66,15 +66,7 @@ export function abandonedCartsRepository(db: Kysely<Database>) {
       if (filters.recovered !== undefined) query = query.where('recovered', '=', flagColumn(filters.recovered));
       if (filters.createdFrom) query = query.where('created_at', '>=', filters.createdFrom);
       if (filters.createdTo) query = query.where('created_at', '<', filters.createdTo);
-      const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const page = pageOf(request, Number(counted?.n ?? 0));
-      const rows = await query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+      const { rows, page } = await newestFirstPage(query, request, 'asc');
       return { abandonedCarts: rows.map(toCart), page };
     },
   };

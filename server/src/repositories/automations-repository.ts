@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { AutomationsTable, Database } from '../db/schema.ts';
 import { flag, flagColumn, json, jsonColumn } from './columns.ts';
-import { type PageRequest, pageOf } from './pagination.ts';
+import { newestFirstPage, type PageRequest } from './pagination.ts';
 
 type Schemas = components['schemas'];
 export type Automation = Schemas['Automation'];
@@ -82,15 +82,7 @@ export function automationsRepository(db: Kysely<Database>) {
       let query = db.selectFrom('automations').where('store_id', '=', storeId);
       if (filters.active !== undefined) query = query.where('active', '=', flagColumn(filters.active));
       if (filters.triggerEvent) query = query.where('trigger_event', '=', filters.triggerEvent);
-      const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const page = pageOf(request, Number(counted?.n ?? 0));
-      const rows = await query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+      const { rows, page } = await newestFirstPage(query, request);
       return { automations: rows.map(toRecord), page };
     },
 

@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { CouponsTable, Database } from '../db/schema.ts';
 import { money, moneyColumn, nullableMoney, nullableMoneyColumn } from './columns.ts';
-import { containsPattern, type PageRequest, pageOf } from './pagination.ts';
+import { containsPattern, newestFirstPage, type PageRequest } from './pagination.ts';
 
 export type Coupon = components['schemas']['Coupon'];
 
@@ -86,15 +86,7 @@ export function couponsRepository(db: Kysely<Database>) {
       let query = db.selectFrom('coupons').where('store_id', '=', storeId);
       if (filters.status) query = query.where('status', '=', filters.status);
       if (filters.search) query = query.where(sql`lower(code)`, 'like', containsPattern(filters.search));
-      const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const page = pageOf(request, Number(counted?.n ?? 0));
-      const rows = await query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+      const { rows, page } = await newestFirstPage(query, request, 'asc');
       return { coupons: rows.map(toCoupon), page };
     },
   };

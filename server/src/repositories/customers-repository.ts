@@ -3,7 +3,7 @@ import type { components } from '../../../generated/openapi.ts';
 import type { CustomersTable, Database } from '../db/schema.ts';
 import { fromCents, toCents } from '../domain/orders.ts';
 import { money } from './columns.ts';
-import { containsPattern, type PageRequest, pageOf } from './pagination.ts';
+import { containsPattern, newestFirstPage, type PageRequest } from './pagination.ts';
 
 type Schemas = components['schemas'];
 export type Customer = Schemas['Customer'];
@@ -150,15 +150,7 @@ export function customersRepository(db: Kysely<Database>) {
           eb.or([eb(sql`lower(name)`, 'like', pattern), eb(sql`lower(email)`, 'like', pattern)]),
         );
       }
-      const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const page = pageOf(request, Number(counted?.n ?? 0));
-      const rows = await query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+      const { rows, page } = await newestFirstPage(query, request, 'asc');
       return { customers: await withStats(storeId, rows.map(toRecord)), page };
     },
   };

@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { Database, GiftsTable } from '../db/schema.ts';
 import { flag, flagColumn, money, moneyColumn } from './columns.ts';
-import { containsPattern, type PageRequest, pageOf } from './pagination.ts';
+import { containsPattern, newestFirstPage, type PageRequest } from './pagination.ts';
 
 export type Gift = components['schemas']['Gift'];
 
@@ -77,15 +77,7 @@ export function giftsRepository(db: Kysely<Database>) {
       let query = db.selectFrom('gifts').where('store_id', '=', storeId);
       if (filters.active !== undefined) query = query.where('active', '=', flagColumn(filters.active));
       if (filters.search) query = query.where(sql`lower(name)`, 'like', containsPattern(filters.search));
-      const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const page = pageOf(request, Number(counted?.n ?? 0));
-      const rows = await query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+      const { rows, page } = await newestFirstPage(query, request, 'asc');
       return { gifts: rows.map(toGift), page };
     },
   };

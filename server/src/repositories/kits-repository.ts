@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { Database, KitsTable } from '../db/schema.ts';
 import { json, jsonColumn, money, moneyColumn } from './columns.ts';
-import { containsPattern, type PageRequest, pageOf } from './pagination.ts';
+import { containsPattern, newestFirstPage, type PageRequest } from './pagination.ts';
 
 export type Kit = components['schemas']['Kit'];
 
@@ -73,15 +73,7 @@ export function kitsRepository(db: Kysely<Database>) {
       let query = db.selectFrom('kits').where('store_id', '=', storeId);
       if (filters.status) query = query.where('status', '=', filters.status);
       if (filters.search) query = query.where(sql`lower(name)`, 'like', containsPattern(filters.search));
-      const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const page = pageOf(request, Number(counted?.n ?? 0));
-      const rows = await query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+      const { rows, page } = await newestFirstPage(query, request, 'asc');
       return { kits: rows.map(toKit), page };
     },
   };

@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { Database, LeadsTable } from '../db/schema.ts';
 import { json, jsonColumn } from './columns.ts';
-import { containsPattern, type PageRequest, pageOf } from './pagination.ts';
+import { containsPattern, newestFirstPage, type PageRequest } from './pagination.ts';
 
 export type Lead = components['schemas']['Lead'];
 
@@ -63,15 +63,7 @@ export function leadsRepository(db: Kysely<Database>) {
           eb.or([eb(sql`lower(name)`, 'like', pattern), eb(sql`lower(email)`, 'like', pattern)]),
         );
       }
-      const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const page = pageOf(request, Number(counted?.n ?? 0));
-      const rows = await query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+      const { rows, page } = await newestFirstPage(query, request, 'asc');
       return { leads: rows.map(toLead), page };
     },
   };

@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { Database, MetatagsTable } from '../db/schema.ts';
 import { flag, flagColumn, json, jsonColumn } from './columns.ts';
-import { containsPattern, type PageRequest, pageOf } from './pagination.ts';
+import { containsPattern, newestFirstPage, type PageRequest } from './pagination.ts';
 
 type Schemas = components['schemas'];
 export type Metatag = Schemas['Metatag'];
@@ -76,15 +76,7 @@ export function metatagsRepository(db: Kysely<Database>) {
       if (filters.active !== undefined) query = query.where('active', '=', flagColumn(filters.active));
       if (filters.placement) query = query.where('placement', '=', filters.placement);
       if (filters.search) query = query.where(sql`lower(name)`, 'like', containsPattern(filters.search));
-      const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const page = pageOf(request, Number(counted?.n ?? 0));
-      const rows = await query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+      const { rows, page } = await newestFirstPage(query, request);
       return { metatags: rows.map(toMetatag), page };
     },
   };

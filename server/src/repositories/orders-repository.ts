@@ -4,7 +4,7 @@ import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.ts';
 import { ORDER_STATUS_LABELS } from '../domain/orders.ts';
 import { json, jsonColumn, money, moneyColumn, nullableMoney, nullableMoneyColumn } from './columns.ts';
 import { type CustomerRecord, upsertCustomer } from './customers-repository.ts';
-import { type PageRequest, pageOf } from './pagination.ts';
+import { newestFirstPage, type PageRequest } from './pagination.ts';
 
 type Schemas = components['schemas'];
 export type Order = Schemas['Order'];
@@ -171,15 +171,7 @@ export function ordersRepository(db: Kysely<Database>) {
       if (filters.status) query = query.where('status', '=', filters.status);
       if (filters.createdFrom) query = query.where('created_at', '>=', filters.createdFrom);
       if (filters.createdTo) query = query.where('created_at', '<', filters.createdTo);
-      const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const page = pageOf(request, Number(counted?.n ?? 0));
-      const rows = await query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+      const { rows, page } = await newestFirstPage(query, request, 'asc');
       return { records: await withItems(rows), page };
     },
 

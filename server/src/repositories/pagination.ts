@@ -1,4 +1,6 @@
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
+import type { Database } from '../db/schema.ts';
 
 export type Pagination = components['schemas']['Pagination'];
 
@@ -32,4 +34,30 @@ export function readWindow({ offset, limit, total }: { offset: number; limit: nu
   const size = Math.max(0, Math.min(limit, total - offset));
   if (offset + size / 2 <= total / 2) return { newestFirst: true, offset, limit: size };
   return { newestFirst: false, offset: Math.max(0, total - offset - size), limit: size };
+}
+
+/** Tables whose rows carry the `id` and `created_at` of a store resource. */
+type ResourceTable = {
+  [T in keyof Database]: Database[T] extends { id: string; created_at: string } ? T : never;
+}[keyof Database];
+
+/**
+ * A page of a filtered resource query, newest first (ties by id): the total of the filter and the rows of the page.
+ * `tieBreak` keeps each list's established order among rows created in the same millisecond.
+ */
+export async function newestFirstPage<T extends ResourceTable>(
+  query: SelectQueryBuilder<Database, T, object>,
+  request: PageRequest,
+  tieBreak: 'asc' | 'desc' = 'desc',
+) {
+  const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const page = pageOf(request, Number(counted?.n ?? 0));
+  const rows = await query
+    .selectAll()
+    .orderBy(sql.ref('created_at'), 'desc')
+    .orderBy(sql.ref('id'), tieBreak)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return { rows: rows as Selectable<Database[T]>[], page };
 }

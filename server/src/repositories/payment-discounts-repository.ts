@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { Database, PaymentDiscountsTable } from '../db/schema.ts';
 import { flag, flagColumn, money, moneyColumn } from './columns.ts';
-import { type PageRequest, pageOf } from './pagination.ts';
+import { newestFirstPage, type PageRequest } from './pagination.ts';
 
 export type PaymentDiscount = components['schemas']['PaymentDiscount'];
 
@@ -75,15 +75,7 @@ export function paymentDiscountsRepository(db: Kysely<Database>) {
       let query = db.selectFrom('payment_discounts').where('store_id', '=', storeId);
       if (filters.paymentMethod) query = query.where('payment_method', '=', filters.paymentMethod);
       if (filters.active !== undefined) query = query.where('active', '=', flagColumn(filters.active));
-      const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const page = pageOf(request, Number(counted?.n ?? 0));
-      const rows = await query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+      const { rows, page } = await newestFirstPage(query, request, 'asc');
       return { paymentDiscounts: rows.map(toDiscount), page };
     },
   };

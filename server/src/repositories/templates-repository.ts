@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { Database, MessageTemplatesTable } from '../db/schema.ts';
-import { type PageRequest, pageOf } from './pagination.ts';
+import { newestFirstPage, type PageRequest } from './pagination.ts';
 
 type Schemas = components['schemas'];
 export type Template = Schemas['Template'];
@@ -91,15 +91,7 @@ export function templatesRepository(db: Kysely<Database>) {
     async list(storeId: string, channel: TemplateChannel | undefined, request: PageRequest) {
       let query = db.selectFrom('message_templates').where('store_id', '=', storeId);
       if (channel) query = query.where('channel', '=', channel);
-      const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const page = pageOf(request, Number(counted?.n ?? 0));
-      const rows = await query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+      const { rows, page } = await newestFirstPage(query, request);
       return { templates: rows.map(toTemplate), page };
     },
   };
