@@ -1,7 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// One project per folder that owns tests. server/ and conformance-tests/ join here as
-// they arrive; a project whose folder has no test yet contributes nothing.
+// One project per folder that owns tests; a project whose folder has no test yet contributes nothing.
 export default defineConfig({
   test: {
     passWithNoTests: false,
@@ -20,6 +19,12 @@ export default defineConfig({
       },
       {
         test: { name: 'conformance', include: ['conformance-tests/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        test: { name: 'lib', include: ['lib/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        test: { name: 'client', include: ['client/**/*.test.ts'], environment: 'node', testTimeout: 120_000 },
       },
     ],
   },
