@@ -7,6 +7,7 @@ import type { Store } from './db/database.ts';
 import { automationRunner } from './domain/automation-runner.ts';
 import { automationTriggers } from './domain/automation-triggers.ts';
 import { createEventBus } from './domain/event-bus.ts';
+import { webhookSender } from './domain/ssrf-guard.ts';
 import { webhookDelivery } from './domain/webhook-delivery.ts';
 import { handlers as allHandlers } from './handlers/index.ts';
 import type { Handlers } from './handlers/types.ts';
@@ -30,8 +31,11 @@ export interface AppOptions {
 export function createApp({ store, config, logger, overrides = {} }: AppOptions) {
   const repositories = createRepositories(store);
   const events = createEventBus((error) => logger.error({ err: error }, 'event listener failed'));
+  const network = { allowPrivateNetworks: config.webhookAllowPrivateNetworks };
+  const send = webhookSender(network);
   events.subscribe(
-    webhookDelivery({ webhooks: repositories.webhooks, retryBaseMs: config.webhookRetryBaseMs, log: logger }).listener,
+    webhookDelivery({ webhooks: repositories.webhooks, retryBaseMs: config.webhookRetryBaseMs, log: logger, send })
+      .listener,
   );
   events.subscribe(automationRunner({ repositories, minuteMs: config.automationMinuteMs, log: logger }).listener);
   events.subscribe(automationTriggers(repositories, events));
@@ -62,7 +66,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   app.set('etag', false);
   app.use(requestLog(logger));
   app.use(chain);
-  app.use(contractRoutes({ ...allHandlers, ...overrides }, { repositories, events }));
+  app.use(contractRoutes({ ...allHandlers, ...overrides }, { repositories, events, network }));
   app.use(unknownRoute);
   app.use(errorHandler(logger));
   return { app, repositories, events };
