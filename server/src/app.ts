@@ -17,6 +17,7 @@ import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
 import { cacheRouteMatchers } from './http/route-matcher-cache.ts';
 import { contractRoutes } from './http/routes.ts';
+import { requireStorableInput } from './http/storable-input.ts';
 import { createRepositories } from './repositories/index.ts';
 
 export interface AppOptions {
@@ -58,6 +59,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
     ...validator.slice(0, lookup + 1),
     authenticate({ credentials: repositories.credentials, rateLimiter, adminToken: config.adminToken }),
     express.json({ limit: '1mb' }),
+    requireStorableInput,
     ...validator.slice(lookup + 1),
   ];
 
