@@ -13,6 +13,7 @@ import { handlers as allHandlers } from './handlers/index.ts';
 import type { Handlers } from './handlers/types.ts';
 import { authenticate } from './http/authenticate.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
+import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
 import { cacheRouteMatchers } from './http/route-matcher-cache.ts';
@@ -57,7 +58,12 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   const lookup = validator.findIndex((middleware) => middleware.name === 'metadataMiddleware');
   const chain = [
     ...validator.slice(0, lookup + 1),
-    authenticate({ credentials: repositories.credentials, rateLimiter, adminToken: config.adminToken }),
+    authenticate({
+      credentials: repositories.credentials,
+      rateLimiter,
+      adminToken: config.adminToken,
+      failedAuth: failedAuthThrottle(config.authFailureLimit),
+    }),
     express.json({ limit: '1mb' }),
     requireStorableInput,
     ...validator.slice(lookup + 1),
