@@ -850,7 +850,9 @@ export interface paths {
          * Create a webhook
          * @description **Inferred** — section 4 says webhook create is not shown and section 2.9 that its body is not shown; create like the documented POST /api/v1/products.
          *
-         *     The `secret` is stored and never returned; the answer only says `hasSecret`.
+         *     The `secret` is stored and never returned; the answer only says `hasSecret`. The `url` must pass the SSRF
+         *     guard (see `WebhookCreate.url`). **Inferred** — a store has at most 20 webhooks (active or not); the
+         *     21st create answers 409 `RESOURCE_LIMIT_REACHED` (delete one first).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1739,10 +1741,11 @@ export interface components {
          *     AUTH_STORE_ACCESS_DENIED, RESOURCE_NOT_FOUND, DUPLICATE_ENTRY, RATE_LIMITED.
          *     **Inferred** (the source says other codes are not shown): ROUTE_NOT_FOUND, METHOD_NOT_ALLOWED,
          *     PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_MISMATCH,
-         *     REFERENCE_NOT_FOUND, INVALID_STATUS_TRANSITION, AUTH_ADMIN_TOKEN_REQUIRED, INTERNAL_ERROR.
+         *     REFERENCE_NOT_FOUND, INVALID_STATUS_TRANSITION, AUTH_ADMIN_TOKEN_REQUIRED, INTERNAL_ERROR,
+         *     RESOURCE_LIMIT_REACHED.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "AUTH_API_KEY_REQUIRED" | "AUTH_SCOPE_DENIED" | "AUTH_STORE_ACCESS_DENIED" | "RESOURCE_NOT_FOUND" | "DUPLICATE_ENTRY" | "RATE_LIMITED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_MISMATCH" | "REFERENCE_NOT_FOUND" | "INVALID_STATUS_TRANSITION" | "AUTH_ADMIN_TOKEN_REQUIRED" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_ERROR" | "AUTH_API_KEY_REQUIRED" | "AUTH_SCOPE_DENIED" | "AUTH_STORE_ACCESS_DENIED" | "RESOURCE_NOT_FOUND" | "DUPLICATE_ENTRY" | "RATE_LIMITED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_MISMATCH" | "REFERENCE_NOT_FOUND" | "INVALID_STATUS_TRANSITION" | "AUTH_ADMIN_TOKEN_REQUIRED" | "INTERNAL_ERROR" | "RESOURCE_LIMIT_REACHED";
         /** @description **Inferred** — one failing field; the source says the structure of `error.details` is not shown. */
         ErrorDetail: {
             /** @enum {string} */
@@ -3447,6 +3450,16 @@ export interface components {
             /**
              * Format: uri
              * @description Absolute http or https URL that receives the deliveries (https recommended).
+             *
+             *     **Inferred** (SSRF guard) — refused with 400 `VALIDATION_ERROR` naming `url`: any scheme but http(s); a
+             *     user or password in the URL; an IP address that is not public (loopback, private, link-local,
+             *     unique-local, CGNAT, multicast, broadcast, unspecified, reserved, and IPv4-mapped or translated IPv6),
+             *     in any spelling (`2130706433`, `0x7f000001`, `0177.0.0.1`, `127.1`, `[::ffff:127.0.0.1]`); and names
+             *     of the local network (`localhost` and `*.localhost`, `*.local`, `*.internal`, `*.localdomain`,
+             *     `*.home.arpa`, single-label names). At delivery the address actually connected to after DNS resolution
+             *     is checked again (a name that resolves to a non-public address is not called) and redirects are not
+             *     followed (a 3xx answer is a failed attempt). A server started with `WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`
+             *     (local development) allows non-public addresses and local names; scheme and user/password rules stay.
              */
             url: string;
             /** @description Event names this webhook subscribes to. */
@@ -3482,6 +3495,16 @@ export interface components {
             /**
              * Format: uri
              * @description Absolute http or https URL that receives the deliveries (https recommended).
+             *
+             *     **Inferred** (SSRF guard) — refused with 400 `VALIDATION_ERROR` naming `url`: any scheme but http(s); a
+             *     user or password in the URL; an IP address that is not public (loopback, private, link-local,
+             *     unique-local, CGNAT, multicast, broadcast, unspecified, reserved, and IPv4-mapped or translated IPv6),
+             *     in any spelling (`2130706433`, `0x7f000001`, `0177.0.0.1`, `127.1`, `[::ffff:127.0.0.1]`); and names
+             *     of the local network (`localhost` and `*.localhost`, `*.local`, `*.internal`, `*.localdomain`,
+             *     `*.home.arpa`, single-label names). At delivery the address actually connected to after DNS resolution
+             *     is checked again (a name that resolves to a non-public address is not called) and redirects are not
+             *     followed (a 3xx answer is a failed attempt). A server started with `WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`
+             *     (local development) allows non-public addresses and local names; scheme and user/password rules stay.
              */
             url?: string;
             /** @description Event names this webhook subscribes to. Replaces the whole list. */
@@ -3725,6 +3748,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid. **Inferred** — a `url` the SSRF guard refuses (see `WebhookCreate.url`). */
+        WebhookBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description **Inferred** — the store already has the maximum of 20 webhooks (the source shows no cap). */
+        WebhookLimitReached: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description **Documented** (section 5) — API key missing, invalid, expired or revoked. */
         Unauthorized: {
             headers: {
@@ -3809,7 +3850,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description **Documented** (section 7) — too many requests. The body differs from the standard error body. */
+        /** @description **Documented** (section 7) — too many requests. The body differs from the standard error body. **Inferred** — also answered, on every operation, to a client address with too many failed authentications (see Authentication). */
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -3857,7 +3898,7 @@ export interface components {
          */
         CreatedTo: string;
         /**
-         * @description **Inferred** — case-insensitive text search on the name.
+         * @description **Inferred** — case-insensitive text search on the name; `%` and `_` are matched literally.
          * @example camiseta
          */
         Search: string;
@@ -4037,7 +4078,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description **Inferred** — case-insensitive text search on the name.
+                 * @description **Inferred** — case-insensitive text search on the name; `%` and `_` are matched literally.
                  * @example camiseta
                  */
                 search?: components["parameters"]["Search"];
@@ -4242,7 +4283,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description **Inferred** — case-insensitive text search on the name.
+                 * @description **Inferred** — case-insensitive text search on the name; `%` and `_` are matched literally.
                  * @example camiseta
                  */
                 search?: components["parameters"]["Search"];
@@ -6413,9 +6454,10 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["WebhookBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["WebhookLimitReached"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -6520,7 +6562,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["WebhookBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7248,6 +7290,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     createApiKey: {
@@ -7275,6 +7318,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["UnprocessableReference"];
+            429: components["responses"]["RateLimited"];
         };
     };
     revokeApiKey: {
@@ -7296,6 +7340,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     createLead: {
@@ -7329,6 +7374,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     raiseStoreEvent: {
@@ -7362,6 +7408,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     createOrder: {
@@ -7396,6 +7443,7 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableReference"];
+            429: components["responses"]["RateLimited"];
         };
     };
     createVariant: {
@@ -7429,6 +7477,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     createCheckoutKey: {
@@ -7458,6 +7507,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     createTrackingEvent: {
@@ -7491,6 +7541,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     createAbandonedCart: {
@@ -7525,6 +7576,7 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableReference"];
+            429: components["responses"]["RateLimited"];
         };
     };
     orderCreatedWebhook: {

@@ -7,15 +7,18 @@ import type { Store } from './db/database.ts';
 import { automationRunner } from './domain/automation-runner.ts';
 import { automationTriggers } from './domain/automation-triggers.ts';
 import { createEventBus } from './domain/event-bus.ts';
+import { webhookSender } from './domain/ssrf-guard.ts';
 import { webhookDelivery } from './domain/webhook-delivery.ts';
 import { handlers as allHandlers } from './handlers/index.ts';
 import type { Handlers } from './handlers/types.ts';
 import { authenticate } from './http/authenticate.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
+import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
 import { cacheRouteMatchers } from './http/route-matcher-cache.ts';
 import { contractRoutes } from './http/routes.ts';
+import { requireStorableInput } from './http/storable-input.ts';
 import { createRepositories } from './repositories/index.ts';
 
 export interface AppOptions {
@@ -30,8 +33,11 @@ export interface AppOptions {
 export function createApp({ store, config, logger, overrides = {} }: AppOptions) {
   const repositories = createRepositories(store);
   const events = createEventBus((error) => logger.error({ err: error }, 'event listener failed'));
+  const network = { allowPrivateNetworks: config.webhookAllowPrivateNetworks };
+  const send = webhookSender(network);
   events.subscribe(
-    webhookDelivery({ webhooks: repositories.webhooks, retryBaseMs: config.webhookRetryBaseMs, log: logger }).listener,
+    webhookDelivery({ webhooks: repositories.webhooks, retryBaseMs: config.webhookRetryBaseMs, log: logger, send })
+      .listener,
   );
   events.subscribe(automationRunner({ repositories, minuteMs: config.automationMinuteMs, log: logger }).listener);
   events.subscribe(automationTriggers(repositories, events));
@@ -52,8 +58,14 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   const lookup = validator.findIndex((middleware) => middleware.name === 'metadataMiddleware');
   const chain = [
     ...validator.slice(0, lookup + 1),
-    authenticate({ credentials: repositories.credentials, rateLimiter, adminToken: config.adminToken }),
+    authenticate({
+      credentials: repositories.credentials,
+      rateLimiter,
+      adminToken: config.adminToken,
+      failedAuth: failedAuthThrottle(config.authFailureLimit),
+    }),
     express.json({ limit: '1mb' }),
+    requireStorableInput,
     ...validator.slice(lookup + 1),
   ];
 
@@ -62,7 +74,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   app.set('etag', false);
   app.use(requestLog(logger));
   app.use(chain);
-  app.use(contractRoutes({ ...allHandlers, ...overrides }, { repositories, events }));
+  app.use(contractRoutes({ ...allHandlers, ...overrides }, { repositories, events, network }));
   app.use(unknownRoute);
   app.use(errorHandler(logger));
   return { app, repositories, events };

@@ -16,6 +16,10 @@ export interface Config {
   webhookRetryBaseMs: number;
   /** Real milliseconds a delay step's minute lasts (AUTOMATION_MINUTE_MS; tests shrink it). */
   automationMinuteMs: number;
+  /** Webhooks may target loopback and private networks (WEBHOOK_ALLOW_PRIVATE_NETWORKS; local development, tests). */
+  webhookAllowPrivateNetworks: boolean;
+  /** Failed authentications per client address per minute before 429 (AUTH_FAILURE_LIMIT). */
+  authFailureLimit: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -34,6 +38,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 /** Reads the configuration from the environment; every problem is reported at once, by variable name. */
@@ -76,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: env.NODE_ENV !== 'production',
     webhookRetryBaseMs: attempt(() => integer(env, 'WEBHOOK_RETRY_BASE_MS', 1000, 1, 3_600_000), 1000),
     automationMinuteMs: attempt(() => integer(env, 'AUTOMATION_MINUTE_MS', 60_000, 1, 60_000), 60_000),
+    webhookAllowPrivateNetworks: attempt(() => flag(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'), false),
+    authFailureLimit: attempt(() => integer(env, 'AUTH_FAILURE_LIMIT', 30, 1, 1_000_000), 30),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

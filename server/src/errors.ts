@@ -23,6 +23,7 @@ const MESSAGES: Record<ErrorCode, string> = {
   INVALID_STATUS_TRANSITION: 'Esta mudança de status não é permitida.',
   AUTH_ADMIN_TOKEN_REQUIRED: 'Token de administração ausente ou inválido.',
   INTERNAL_ERROR: 'Erro interno do servidor.',
+  RESOURCE_LIMIT_REACHED: 'A loja atingiu o limite deste recurso.',
 };
 
 /** Every failure a handler or middleware raises; the error handler turns it into the documented envelope. */

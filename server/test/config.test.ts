@@ -14,6 +14,8 @@ const defaults: Config = {
   validateResponses: true,
   webhookRetryBaseMs: 1000,
   automationMinuteMs: 60_000,
+  webhookAllowPrivateNetworks: false,
+  authFailureLimit: 30,
 };
 
 /** The ConfigError loadConfig throws for this environment (fails the test when it does not throw one). */
@@ -52,6 +54,11 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { given: { LOG_LEVEL: 'silent' }, want: { logLevel: 'silent' } }],
     ['production turns response checks off', { given: { NODE_ENV: 'production' }, want: { validateResponses: false } }],
     ['any other NODE_ENV keeps them on', { given: { NODE_ENV: 'test' }, want: { validateResponses: true } }],
+    [
+      'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
+      { given: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, want: { webhookAllowPrivateNetworks: true } },
+    ],
+    ['AUTH_FAILURE_LIMIT', { given: { AUTH_FAILURE_LIMIT: '5' }, want: { authFailureLimit: 5 } }],
   ];
   it.each(valid)('reads %s', (_name, { given, want }) => {
     expect(loadConfig(given)).toEqual({ ...defaults, ...want });
@@ -63,6 +70,11 @@ describe('loadConfig', () => {
     ['PORT negative', { given: { PORT: '-1' }, want: 'PORT' }],
     ['PORT not an integer', { given: { PORT: '80.5' }, want: 'PORT' }],
     ['RATE_LIMIT_MAX 0', { given: { RATE_LIMIT_MAX: '0' }, want: 'RATE_LIMIT_MAX' }],
+    [
+      'WEBHOOK_ALLOW_PRIVATE_NETWORKS not a boolean',
+      { given: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, want: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS' },
+    ],
+    ['AUTH_FAILURE_LIMIT 0', { given: { AUTH_FAILURE_LIMIT: '0' }, want: 'AUTH_FAILURE_LIMIT' }],
     ['RATE_LIMIT_MAX not a number', { given: { RATE_LIMIT_MAX: 'many' }, want: 'RATE_LIMIT_MAX' }],
     ['RATE_LIMIT_WINDOW_SECONDS 0', { given: { RATE_LIMIT_WINDOW_SECONDS: '0' }, want: 'RATE_LIMIT_WINDOW_SECONDS' }],
     [

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import type { paths } from '../../generated/openapi.ts';
 import { createApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -31,12 +31,20 @@ export interface StartOptions {
   overrides?: Partial<Handlers>;
   /** Reuse the data of an earlier server (restart tests). */
   location?: TestServer['location'];
+  /** Where the server logs (silent unless given; the log hygiene test captures it). */
+  logger?: Logger;
 }
 
 const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 /** Builds the app exactly as start-up does and listens on a free port; each server gets its own data. */
-export async function startServer({ engine, env = {}, overrides, location }: StartOptions): Promise<TestServer> {
+export async function startServer({
+  engine,
+  env = {},
+  overrides,
+  location,
+  logger,
+}: StartOptions): Promise<TestServer> {
   const where = location ?? {
     dataDir: mkdtempSync(path.join(tmpdir(), 'sf-test-')),
     ...(engine === 'postgres'
@@ -47,6 +55,8 @@ export async function startServer({ engine, env = {}, overrides, location }: Sta
     ADMIN_TOKEN,
     DATA_DIR: where.dataDir,
     LOG_LEVEL: 'silent',
+    // Every test client is 127.0.0.1 and several suites answer many 401s on purpose; auth-throttle.test.ts sets it.
+    AUTH_FAILURE_LIMIT: '1000000',
     ...(where.databaseUrl ? { DATABASE_URL: where.databaseUrl, DATABASE_SCHEMA: where.databaseSchema } : {}),
     ...env,
   });
@@ -55,7 +65,7 @@ export async function startServer({ engine, env = {}, overrides, location }: Sta
   const { app, events } = createApp({
     store,
     config: { ...config, adminToken: ADMIN_TOKEN },
-    logger: pino({ level: 'silent' }),
+    logger: logger ?? pino({ level: 'silent' }),
     ...(overrides ? { overrides } : {}),
   });
   const server = app.listen(0, '127.0.0.1');

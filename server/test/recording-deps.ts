@@ -38,6 +38,7 @@ export async function recordingDeps(engine: Engine): Promise<RecordingDeps> {
     deps: {
       repositories: createRepositories(store),
       events: { emit: (storeId, name, payload) => events.push({ storeId, name, payload }) },
+      network: { allowPrivateNetworks: false },
     },
     events,
     async close() {

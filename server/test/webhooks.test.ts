@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newWebhookSecret } from '../src/domain/secrets.ts';
+import type { WebhookSender } from '../src/domain/ssrf-guard.ts';
 import { webhookDelivery } from '../src/domain/webhook-delivery.ts';
 import type { WebhookRecord } from '../src/repositories/webhooks-repository.ts';
 import { call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
@@ -83,7 +84,8 @@ describe.each(engines)('webhooks on %s', (engine) => {
   };
 
   beforeAll(async () => {
-    server = await startServer({ engine, env: { WEBHOOK_RETRY_BASE_MS: '5' } });
+    // The receivers below listen on loopback, which the SSRF guard refuses unless private networks are allowed.
+    server = await startServer({ engine, env: { WEBHOOK_RETRY_BASE_MS: '5', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
     tenant = await createTenant(server);
     other = await createTenant(server);
   });
@@ -379,7 +381,7 @@ describe.each(engines)('webhooks on %s', (engine) => {
   });
 });
 
-describe('webhook delivery (injected fetch)', () => {
+describe('webhook delivery (injected sender)', () => {
   const webhook: WebhookRecord = {
     id: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
     storeId: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
@@ -399,15 +401,15 @@ describe('webhook delivery (injected fetch)', () => {
 
   it('tries 1 + retryAttempts times, then drops; unsigned without a secret; custom headers cannot replace ours', async () => {
     const calls: { url: string; headers: Headers; body: string }[] = [];
-    const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
-      calls.push({ url: String(url), headers: new Headers(init?.headers), body: String(init?.body) });
+    const send: WebhookSender = async ({ url, headers, body }) => {
+      calls.push({ url, headers: new Headers(headers), body });
       throw new Error('connection refused');
-    }) as typeof globalThis.fetch;
+    };
     const delivery = webhookDelivery({
       webhooks: { subscribers: async () => [webhook] },
       retryBaseMs: 1,
       log: silent,
-      fetch,
+      send,
       clock: () => new Date('2026-11-20T12:00:00.000Z'),
     });
     await delivery.listener(webhook.storeId, 'ORDER_PAID', { order: { id: 'o1' } });
@@ -431,8 +433,10 @@ describe('webhook delivery (injected fetch)', () => {
 
   it('ignores events no webhook can subscribe to, without a database look-up', async () => {
     const subscribers = vi.fn(async () => [webhook]);
-    const delivery = webhookDelivery({ webhooks: { subscribers }, retryBaseMs: 1, log: silent });
+    const send = vi.fn(async () => 204);
+    const delivery = webhookDelivery({ webhooks: { subscribers }, retryBaseMs: 1, log: silent, send });
     await delivery.listener(webhook.storeId, 'automation.runs.started', {});
     expect(subscribers).not.toHaveBeenCalled();
+    expect(send).not.toHaveBeenCalled();
   });
 });

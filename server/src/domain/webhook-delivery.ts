@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { components } from '../../../generated/openapi.ts';
 import type { WebhookRecord, WebhooksRepository } from '../repositories/webhooks-repository.ts';
 import type { EventListener } from './event-bus.ts';
+import type { WebhookSender } from './ssrf-guard.ts';
 import { webhookSignature } from './webhook-signature.ts';
 
 type WebhookEventName = components['schemas']['WebhookEventName'];
@@ -42,8 +43,8 @@ export interface DeliveryOptions {
   /** Back-off before retry n (1-based) is `retryBaseMs * 2^(n-1)`: 1 s, 2 s, 4 s, ... in production. */
   retryBaseMs: number;
   log: Pick<Logger, 'info' | 'warn'>;
-  /** Injectable for tests; the global fetch otherwise. */
-  fetch?: typeof fetch;
+  /** How a delivery is POSTed: the SSRF-guarded `webhookSender` (tests inject a recorder). */
+  send: WebhookSender;
   clock?: () => Date;
 }
 
@@ -51,18 +52,12 @@ export interface DeliveryOptions {
  * Webhook delivery, as a listener of the app's event bus. For each active webhook of the store subscribed to the
  * event it POSTs `{ id, type, createdAt, storeId, data }` (`data` is the event payload, e.g. `{ order }`) with
  * the webhook's custom headers and the Standard Webhooks headers. A non-2XX answer, a timeout (the webhook's
- * `timeout` in ms) or a connection error is retried up to `retryAttempts` times with exponential back-off, keeping
+ * `timeout` in ms), a connection error or an address the SSRF guard refuses is retried up to `retryAttempts` times with exponential back-off, keeping
  * the `webhook-id`; each attempt is signed with a fresh `webhook-timestamp`. The listener resolves once every
  * first attempt has finished (so shutdown waits for those); retries wait on unref'd timers. Outcomes are logged
  * by webhook id and status only: the secret and the body never reach the log.
  */
-export function webhookDelivery({
-  webhooks,
-  retryBaseMs,
-  log,
-  fetch: send = fetch,
-  clock = () => new Date(),
-}: DeliveryOptions) {
+export function webhookDelivery({ webhooks, retryBaseMs, log, send, clock = () => new Date() }: DeliveryOptions) {
   async function attempt(webhook: WebhookRecord, id: string, body: string): Promise<boolean> {
     const timestamp = Math.floor(clock().getTime() / 1000);
     const headers = new Headers();
@@ -75,15 +70,8 @@ export function webhookDelivery({
     if (webhook.secret !== null)
       headers.set('webhook-signature', webhookSignature(webhook.secret, id, timestamp, body));
     try {
-      const response = await send(webhook.url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(webhook.timeout),
-      });
-      await response.body?.cancel();
-      return response.status >= 200 && response.status < 300;
+      const status = await send({ url: webhook.url, headers, body, timeoutMs: webhook.timeout });
+      return status >= 200 && status < 300;
     } catch {
       return false;
     }

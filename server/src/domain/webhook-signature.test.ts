@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import type { WebhookRecord } from '../repositories/webhooks-repository.ts';
 import { newWebhookSecret } from './secrets.ts';
+import type { WebhookSender } from './ssrf-guard.ts';
 import { webhookDelivery } from './webhook-delivery.ts';
 
 interface Sent {
@@ -9,7 +10,7 @@ interface Sent {
   body: string;
 }
 
-/** One delivery exactly as the server sends it (the delivery code, its fetch captured). */
+/** One delivery exactly as the server sends it (the delivery code, its sender captured). */
 async function deliverOnce(secret: string): Promise<Sent> {
   const sent: Sent[] = [];
   const webhook: WebhookRecord = {
@@ -27,15 +28,15 @@ async function deliverOnce(secret: string): Promise<Sent> {
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };
-  const fetch = (async (_url: string | URL | Request, init?: RequestInit) => {
-    sent.push({ headers: Object.fromEntries(new Headers(init?.headers)), body: String(init?.body) });
-    return new Response(null, { status: 204 });
-  }) as typeof globalThis.fetch;
+  const send: WebhookSender = async ({ headers, body }) => {
+    sent.push({ headers: Object.fromEntries(headers), body });
+    return 204;
+  };
   const delivery = webhookDelivery({
     webhooks: { subscribers: async () => [webhook] },
     retryBaseMs: 1,
     log: { info: () => undefined, warn: () => undefined },
-    fetch,
+    send,
   });
   await delivery.listener(webhook.storeId, 'ORDER_PAID', { order: { id: 'o1', total: 10 } });
   const [first] = sent;

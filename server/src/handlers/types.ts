@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { operations } from '../../../generated/openapi.ts';
 import type { OperationId } from '../contract.ts';
+import type { NetworkPolicy } from '../domain/ssrf-guard.ts';
 import type { Repositories } from '../repositories/index.ts';
 
 type Operation<Op extends OperationId> = operations[Op];
@@ -35,6 +36,8 @@ export interface Deps {
   repositories: Repositories;
   /** Called after a change a webhook or automation may care about. */
   events: DomainEvents;
+  /** Which webhook URLs may be registered (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
+  network: NetworkPolicy;
 }
 
 export interface DomainEvents {

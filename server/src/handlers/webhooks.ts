@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { type NetworkPolicy, webhookUrlProblem } from '../domain/ssrf-guard.ts';
 import { isWebhookEvent } from '../domain/webhook-delivery.ts';
-import { detail, notFound, validationError } from '../errors.ts';
+import { ApiError, bodyFieldError, detail, notFound, validationError } from '../errors.ts';
 import { now } from '../repositories/columns.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type WebhookEventName, type WebhookRecord, webhookOf } from '../repositories/webhooks-repository.ts';
@@ -17,6 +18,15 @@ function eventsFilter(events: string | undefined): WebhookEventName[] | undefine
   return names.filter(isWebhookEvent);
 }
 
+/** The contract's per-store cap on webhooks (createWebhook, 409 RESOURCE_LIMIT_REACHED). */
+export const WEBHOOKS_PER_STORE = 20;
+
+/** 400 VALIDATION_ERROR naming `url` when the SSRF guard refuses it (see domain/ssrf-guard.ts). */
+function requireSafeUrl(url: string | undefined, network: NetworkPolicy): void {
+  const problem = url === undefined ? undefined : webhookUrlProblem(url, network);
+  if (problem) throw bodyFieldError('url', problem);
+}
+
 export const webhookHandlers: Pick<
   Handlers,
   'listWebhooks' | 'createWebhook' | 'getWebhookById' | 'updateWebhook' | 'deleteWebhook'
@@ -27,7 +37,12 @@ export const webhookHandlers: Pick<
     return { status: 200, body: ok({ webhooks: webhooks.map(webhookOf), pagination: paginationOf(page) }) };
   },
 
-  async createWebhook({ storeId, body }, { repositories }) {
+  async createWebhook({ storeId, body }, { repositories, network }) {
+    requireSafeUrl(body.url, network);
+    const { page } = await repositories.webhooks.list(storeId, {}, { page: 1, limit: 1 });
+    if (page.total >= WEBHOOKS_PER_STORE) {
+      throw new ApiError(409, 'RESOURCE_LIMIT_REACHED', `A loja já tem o máximo de ${WEBHOOKS_PER_STORE} webhooks.`);
+    }
     const at = now();
     const webhook: WebhookRecord = {
       id: randomUUID(),
@@ -54,7 +69,8 @@ export const webhookHandlers: Pick<
     return { status: 200, body: ok({ webhook: webhookOf(webhook) }) };
   },
 
-  async updateWebhook({ storeId, path, body }, { repositories }) {
+  async updateWebhook({ storeId, path, body }, { repositories, network }) {
+    requireSafeUrl(body.url, network);
     const current = await repositories.webhooks.find(storeId, path.webhookId);
     if (!current) throw notFound();
     const updated: WebhookRecord = { ...current, ...body, updatedAt: now() };

@@ -3,6 +3,7 @@ import { contractOperations, type Operation, type OperationId } from '../contrac
 import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, sameSecret } from '../domain/secrets.ts';
 import { ApiError, detail, validationError } from '../errors.ts';
 import type { CredentialsRepository } from '../repositories/credentials-repository.ts';
+import { FAILED_AUTH_WINDOW_SECONDS, type FailedAuthThrottle } from './failed-auth-throttle.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -14,6 +15,7 @@ export interface AuthenticateDeps {
   credentials: CredentialsRepository;
   rateLimiter: RateLimiter;
   adminToken: string;
+  failedAuth: FailedAuthThrottle;
 }
 
 const byOperationId = new Map<OperationId, Operation>(contractOperations.map((op) => [op.operationId, op]));
@@ -36,12 +38,21 @@ async function applyRateLimit(rateLimiter: RateLimiter, bucket: string, res: Res
 
 const keyRequired = () => new ApiError(401, 'AUTH_API_KEY_REQUIRED');
 
+/** 429 before any credential is looked at, once the client address has failed too often this window. */
+function refuseThrottledAddress(failedAuth: FailedAuthThrottle, address: string, res: Response): void {
+  const wait = failedAuth.blockedFor(address);
+  if (wait === undefined) return;
+  res.setHeader('RateLimit-Policy', `"failed-auth";q=${failedAuth.limit};w=${FAILED_AUTH_WINDOW_SECONDS}`);
+  res.setHeader('RateLimit', `"failed-auth";r=0;t=${wait}`);
+  throw new RateLimitedError(wait);
+}
+
 /**
  * Runs between the validator's route lookup and its request validation, so that every operation applies the
  * contract's order of checks: key (401) → rate limit (429) → X-Store-Id format (400) → store (403) → scope (403);
  * only then the request itself is validated (400). The scopes come from the operation's security requirement.
  */
-export function authenticate({ credentials, rateLimiter, adminToken }: AuthenticateDeps): RequestHandler {
+export function authenticate({ credentials, rateLimiter, adminToken, failedAuth }: AuthenticateDeps): RequestHandler {
   const apiKey = async (req: Request, res: Response, operation: Operation) => {
     const match = API_KEY.exec(req.get('authorization') ?? '');
     if (!match?.[1]) throw keyRequired();
@@ -83,12 +94,16 @@ export function authenticate({ credentials, rateLimiter, adminToken }: Authentic
     const operation = operationId ? byOperationId.get(operationId) : undefined;
     if (!operation) return next();
     req.storefront.operation = operation;
+    // The TCP peer: behind a reverse proxy every client shares its address (see the README).
+    const address = req.socket.remoteAddress ?? 'unknown';
     try {
+      refuseThrottledAddress(failedAuth, address, res);
       if (operation.scheme === 'ApiKeyAuth') await apiKey(req, res, operation);
       else if (operation.scheme === 'CheckoutApiKey') await checkoutKey(req, res);
       else admin(req);
       next();
     } catch (error) {
+      if (error instanceof ApiError && error.status === 401) failedAuth.recordFailure(address);
       next(error);
     }
   };

@@ -7,7 +7,8 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 /**
  * Gives every request an id (the caller's `X-Request-Id` when it is safe to echo, else a new uuid), a child
  * logger that stamps it on every line, and one access-log line when the response is finished.
- * Only method, path, status and duration are logged: never headers, bodies or query strings.
+ * Only method, route template, operationId, status and duration are logged: never the URL (its path or query
+ * string), headers or bodies.
  */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
@@ -28,8 +29,17 @@ export function requestLog(logger: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // The contract's path template, never the URL: a key pasted into the query string or a path segment
+      // would otherwise reach the log. A request outside the contract's paths logs no path at all.
+      const operation = req.storefront.operation;
       req.storefront.log.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        {
+          method: req.method,
+          route: operation?.path ?? null,
+          operationId: operation?.operationId ?? null,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+        },
         'request',
       );
     });

@@ -1,4 +1,4 @@
-import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { type RawBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { Database } from '../db/schema.ts';
 
@@ -13,7 +13,9 @@ export interface PageRequest {
 export function pageOf(request: PageRequest, total: number, defaultLimit = 20): Pagination & { offset: number } {
   const page = request.page ?? 1;
   const limit = request.limit ?? defaultLimit;
-  return { page, limit, total, totalPages: Math.ceil(total / limit), offset: (page - 1) * limit };
+  // Any page past the end reads from `total` (an empty list), so a huge `page` never reaches SQL as an offset.
+  const offset = Math.min((page - 1) * limit, total);
+  return { page, limit, total, totalPages: Math.ceil(total / limit), offset };
 }
 
 export const paginationOf = ({ page, limit, total, totalPages }: Pagination): Pagination => ({
@@ -23,8 +25,13 @@ export const paginationOf = ({ page, limit, total, totalPages }: Pagination): Pa
   totalPages,
 });
 
-/** A LIKE pattern matching text that contains `search`, case-insensitively (compare against lower(column)). */
-export const containsPattern = (search: string): string => `%${search.toLowerCase().replace(/[%_\\]/g, '')}%`;
+/**
+ * A LIKE pattern matching text that contains `search` literally, case-insensitively (compare against
+ * lower(column)): `%`, `_` and the escape character itself are escaped, with the ESCAPE clause both engines need
+ * (SQLite has no default escape character).
+ */
+export const containsPattern = (search: string): RawBuilder<string> =>
+  sql<string>`${`%${search.toLowerCase().replace(/[!%_]/g, '!$&')}%`} ESCAPE '!'`;
 
 /**
  * How to read a page of a newest-first list cheaply: pages past the middle are read from the other end

@@ -1,0 +1,322 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { CONTRACT_PATH, contractOperations, type Operation } from '../src/contract.ts';
+import { MAX_BODY_DEPTH } from '../src/http/storable-input.ts';
+import { adminHeaders, call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
+
+/** The parts of openapi.yaml this table is built from: request examples, list parameters, error codes. */
+interface RawContract {
+  paths: Record<
+    string,
+    Record<string, { parameters?: { $ref?: string }[]; requestBody?: { content: Record<string, RawMedia> } }>
+  >;
+  components: { examples: Record<string, { value: unknown }>; schemas: { ErrorCode: { enum: string[] } } };
+}
+interface RawMedia {
+  examples?: Record<string, { $ref?: string; value?: unknown }>;
+}
+const raw = YAML.parse(readFileSync(CONTRACT_PATH, 'utf8')) as RawContract;
+const ERROR_CODES = new Set(raw.components.schemas.ErrorCode.enum);
+
+/** The first request example of an operation with a JSON body. */
+function exampleBody(op: Operation): unknown {
+  const media = raw.paths[op.path]?.[op.method]?.requestBody?.content['application/json'];
+  const first = Object.values(media?.examples ?? {})[0];
+  if (!first) return undefined;
+  return first.$ref ? raw.components.examples[first.$ref.replace('#/components/examples/', '')]?.value : first.value;
+}
+
+const isList = (op: Operation) =>
+  (raw.paths[op.path]?.[op.method]?.parameters ?? []).some((p) => p.$ref === '#/components/parameters/Page');
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Leaf = { path: (string | number)[]; value: Json };
+
+/** Every value under the root (not the root itself) with its path. */
+function walk(value: Json, path: (string | number)[] = []): Leaf[] {
+  const here = path.length > 0 ? [{ path, value }] : [];
+  if (Array.isArray(value)) return [...here, ...value.flatMap((item, index) => walk(item, [...path, index]))];
+  if (value !== null && typeof value === 'object') {
+    return [...here, ...Object.entries(value).flatMap(([key, item]) => walk(item, [...path, key]))];
+  }
+  return here;
+}
+
+function replaced(root: Json, path: (string | number)[], value: Json): Json {
+  const copy = structuredClone(root) as Record<string | number, Json>;
+  let node = copy;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, Json>;
+  node[path[path.length - 1] as string | number] = value;
+  return copy;
+}
+
+/** `[[[...]]]` as raw JSON: built as text, since building the value would need the recursion it is meant to test. */
+const deepArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+const DEEP = 5000;
+
+interface Case {
+  name: string;
+  op: Operation;
+  query?: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** Hostile bodies derived from the operation's own example: each field in turn, then the whole body. */
+function bodyCases(op: Operation, example: Json): Case[] {
+  const cases: Case[] = [];
+  const text = (value: Json) => JSON.stringify(value);
+  const spliced = (path: (string | number)[], rawValue: string) =>
+    text(replaced(example, path, '\u0001splice\u0001')).replace('"\\u0001splice\\u0001"', rawValue);
+  for (const { path, value } of walk(example)) {
+    const field = path.join('.');
+    if (typeof value === 'string') {
+      cases.push({ name: `NUL in ${field}`, op, body: text(replaced(example, path, `${value}\u0000x`)) });
+      cases.push({ name: `lone surrogate in ${field}`, op, body: text(replaced(example, path, `${value}\ud800`)) });
+    } else if (typeof value === 'number') {
+      cases.push({ name: `1e400 for ${field}`, op, body: spliced(path, '1e400') });
+      cases.push({ name: `2^64 for ${field}`, op, body: spliced(path, '18446744073709551617') });
+      cases.push({ name: `string for ${field}`, op, body: text(replaced(example, path, '12')) });
+    } else if (value !== null && typeof value === 'object') {
+      cases.push({ name: `${DEEP}-deep array in ${field}`, op, body: spliced(path, deepArray(DEEP)) });
+    } else {
+      cases.push({ name: `object for ${field}`, op, body: text(replaced(example, path, {})) });
+    }
+  }
+  const object = example !== null && typeof example === 'object' && !Array.isArray(example) ? example : {};
+  cases.push(
+    { name: 'NUL in a field name', op, body: text({ ...object, 'a\u0000b': 'x' }) },
+    { name: 'lone surrogate in a field name', op, body: text({ ...object, '\udc00': 'x' }) },
+    { name: `${DEEP}-deep array body`, op, body: deepArray(DEEP) },
+    { name: `${DEEP}-deep unknown field`, op, body: text(object).replace(/^\{/, `{"extra":${deepObject(DEEP)},`) },
+    { name: 'null body', op, body: 'null' },
+    { name: 'array body', op, body: '[]' },
+    { name: 'string body', op, body: '"x"' },
+    { name: 'truncated JSON', op, body: text(example).slice(0, -1) },
+    { name: 'text/plain', op, body: text(example), headers: { 'content-type': 'text/plain' } },
+    {
+      name: 'utf-16 charset',
+      op,
+      body: text(example),
+      headers: { 'content-type': 'application/json; charset=utf-16' },
+    },
+    { name: 'gzip claimed', op, body: text(example), headers: { 'content-encoding': 'gzip' } },
+    { name: 'huge idempotency key', op, body: text(example), headers: { 'idempotency-key': 'k'.repeat(4000) } },
+  );
+  return cases;
+}
+
+const LIST_QUERIES = [
+  'page=1e300',
+  'limit=1e300',
+  'page=-1',
+  'page=0',
+  'page=1.5',
+  'page=abc',
+  'page=9007199254740993',
+  'page=1e300&limit=100',
+  'limit=1e-300',
+  'page=%00',
+  'page=1&page=2',
+  'search=%25',
+  'search=_',
+  'search=%00',
+  'search=%ED%A0%80',
+  `search=${'a'.repeat(5000)}`,
+  'unknown=1',
+];
+
+/** Why a response breaks the rule (no 5xx, errors in the documented envelope), or undefined. */
+function problemOf(status: number, body: unknown): string | undefined {
+  if (status >= 500) return `answered ${status}`;
+  if (status < 400) return undefined;
+  const b = body as Record<string, unknown> | undefined;
+  if (status === 429) {
+    return b?.success === false && b.error === 'RATE_LIMITED' && typeof b.retryAfter === 'number'
+      ? undefined
+      : 'not the 429 body';
+  }
+  const error = b?.error as Record<string, unknown> | undefined;
+  const meta = b?.meta as Record<string, unknown> | undefined;
+  const ok =
+    b?.success === false &&
+    typeof error?.message === 'string' &&
+    ERROR_CODES.has(String(error.code)) &&
+    meta?.status === status &&
+    typeof meta.timestamp === 'string';
+  return ok ? undefined : `not the error envelope: ${JSON.stringify(body)?.slice(0, 200)}`;
+}
+
+describe.each(engines)('hostile input on %s', (engine) => {
+  let server: TestServer;
+  let tenant: Tenant;
+  let checkoutKey: string;
+  /** Ids of resources created from the contract's examples, by path parameter name (`productId`, ...). */
+  const ids = new Map<string, string>();
+
+  const headersFor = (op: Operation): Record<string, string> =>
+    op.scheme === 'AdminToken'
+      ? adminHeaders(server)
+      : op.scheme === 'CheckoutApiKey'
+        ? { 'x-api-key': checkoutKey }
+        : tenant.headers;
+  const pathOf = (op: Operation) =>
+    op.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+      name === 'storeId' ? tenant.storeId : (ids.get(name) ?? randomUUID()),
+    );
+
+  async function send({ op, query, body, headers }: Case) {
+    const response = await fetch(`${server.baseUrl}${pathOf(op)}${query ? `?${query}` : ''}`, {
+      method: op.method.toUpperCase(),
+      headers: { ...headersFor(op), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { body } : {}),
+    });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: response.status, body: parsed };
+  }
+
+  beforeAll(async () => {
+    server = await startServer({ engine, env: { RATE_LIMIT_MAX: '1000000' } });
+    tenant = await createTenant(server);
+    const key = await call(server.baseUrl, 'POST', `/admin/stores/${tenant.storeId}/checkout-keys`, {
+      headers: adminHeaders(server),
+      body: {},
+    });
+    checkoutKey = key.body.data.checkoutKey.key;
+    // Real ids for the path parameters, so that updates reach the database rather than stop at 404.
+    for (const op of contractOperations.filter((o) => o.method === 'post' && !o.path.includes('{'))) {
+      const created = await send({ name: 'seed', op, body: JSON.stringify(exampleBody(op)) });
+      const resource = Object.values((created.body as { data?: Record<string, { id?: string }> }).data ?? {})[0];
+      const param = Object.keys(raw.paths)
+        .map((path) => new RegExp(`^${op.path}/\\{(\\w+)\\}$`).exec(path)?.[1])
+        .find(Boolean);
+      if (created.status === 201 && resource?.id && param) ids.set(param, resource.id);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('answers every hostile request below 500, every error in the documented envelope', async () => {
+    const cases: Case[] = [
+      ...contractOperations.filter(isList).flatMap((op) => LIST_QUERIES.map((query) => ({ name: query, op, query }))),
+      ...contractOperations.flatMap((op) => {
+        const example = exampleBody(op);
+        return example === undefined ? [] : bodyCases(op, example as Json);
+      }),
+    ];
+    expect(cases.length).toBeGreaterThan(500);
+    const failures: string[] = [];
+    for (let start = 0; start < cases.length; start += 8) {
+      const batch = cases.slice(start, start + 8);
+      const answers = await Promise.all(batch.map(send));
+      answers.forEach((answer, index) => {
+        const failure = problemOf(answer.status, answer.body);
+        const item = batch[index];
+        if (failure && item) failures.push(`${item.op.operationId} ${item.name}: ${failure}`);
+      });
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it.each([
+    ['NUL', { name: 'Caneca\u0000' }, 'name'],
+    ['a lone surrogate', { name: 'Caneca \ud83d' }, 'name'],
+    [
+      'a NUL deep in a list',
+      { name: 'Caneca', media: { images: ['https://cdn.example.com/a\u0000.jpg'] } },
+      'media.images.0',
+    ],
+  ])('refuses %s with 400 naming the field, and stores nothing', async (_name, fields, path) => {
+    const shop = await createTenant(server);
+    const response = await call(server.baseUrl, 'POST', '/api/v1/products', {
+      headers: shop.headers,
+      body: { type: 'DIGITAL', price: 10, ...fields },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      success: false,
+      error: {
+        message: 'Os dados enviados são inválidos.',
+        code: 'VALIDATION_ERROR',
+        details: [{ location: 'body', path, reason: expect.any(String) }],
+      },
+      meta: { timestamp: expect.any(String), status: 400 },
+    });
+    const list = await call(server.baseUrl, 'GET', '/api/v1/products', { headers: shop.headers });
+    expect(list.body.data.pagination.total).toBe(0);
+  });
+
+  it(`refuses a free-form field nested deeper than ${MAX_BODY_DEPTH} levels, naming it, and accepts the limit`, async () => {
+    const nest = (depth: number): unknown => (depth === 0 ? 'fundo' : { n: nest(depth - 1) });
+    const make = (depth: number) =>
+      call(server.baseUrl, 'POST', '/api/v1/webhooks', {
+        headers: tenant.headers,
+        body: { name: 'fundo', url: 'https://hooks.example.com/x', events: ['ORDER_PAID'], headers: nest(depth) },
+      });
+    const tooDeep = await make(MAX_BODY_DEPTH);
+    expect(tooDeep.status).toBe(400);
+    expect(tooDeep.body.error.details).toEqual([
+      { location: 'body', path: 'headers', reason: `aninhamento acima de ${MAX_BODY_DEPTH} níveis` },
+    ]);
+    // One level less is within the limit and reaches the contract validator (a header value must be a string).
+    const withinLimit = await make(MAX_BODY_DEPTH - 1);
+    expect(withinLimit.status).toBe(400);
+    expect(withinLimit.body.error.details[0].path).toMatch(/^headers/);
+    expect(withinLimit.body.error.details[0].reason).not.toContain('aninhamento');
+  });
+
+  it('stores and reads back astral and accented text exactly as sent', async () => {
+    const name = 'Caneca 😀 ação — ümlaut 𝄞';
+    const created = await call(server.baseUrl, 'POST', '/api/v1/products', {
+      headers: tenant.headers,
+      body: { name, type: 'DIGITAL', price: 10 },
+    });
+    expect(created.status).toBe(201);
+    const read = await call(server.baseUrl, 'GET', `/api/v1/products/${created.body.data.product.id}`, {
+      headers: tenant.headers,
+    });
+    expect(read.body.data.product.name).toBe(name);
+  });
+
+  it('matches % and _ in search literally', async () => {
+    const shop = await createTenant(server);
+    for (const name of ['Desconto 100%', 'Caneca azul', 'Kit_presente', 'Kitxpresente']) {
+      const created = await call(server.baseUrl, 'POST', '/api/v1/products', {
+        headers: shop.headers,
+        body: { name, type: 'DIGITAL', price: 10 },
+      });
+      expect(created.status).toBe(201);
+    }
+    const names = async (search: string) =>
+      (
+        await call(server.baseUrl, 'GET', `/api/v1/products?search=${encodeURIComponent(search).replace('!', '%21')}`, {
+          headers: shop.headers,
+        })
+      ).body.data.products.map((p: { name: string }) => p.name);
+    expect(await names('%')).toEqual(['Desconto 100%']);
+    expect(await names('0%')).toEqual(['Desconto 100%']);
+    expect(await names('_')).toEqual(['Kit_presente']);
+    expect(await names('t_p')).toEqual(['Kit_presente']);
+    expect(await names('!')).toEqual([]);
+    expect(await names('KIT')).toEqual(['Kitxpresente', 'Kit_presente']);
+  });
+
+  it('answers a page far past the end with an empty list and the real total', async () => {
+    const response = await call(server.baseUrl, 'GET', '/api/v1/products?page=1e300&limit=100', {
+      headers: tenant.headers,
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.data.products).toEqual([]);
+    expect(response.body.data.pagination).toMatchObject({ page: 1e300, limit: 100, total: expect.any(Number) });
+  });
+});
