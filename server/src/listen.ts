@@ -21,27 +21,35 @@ export async function listen(handler: RequestListener, config: Config): Promise<
     handler,
   );
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => reject(listenError(error, config)));
-    server.listen(config.port, config.host, () => resolve());
+    const failed = (error: Error) => reject(listenError(error, config));
+    server.once('error', failed);
+    server.listen(config.port, config.host, () => {
+      server.off('error', failed);
+      resolve();
+    });
   });
   return server;
 }
 
+/** The system's code stays in the message, for whoever searches for it. */
 function listenError(error: Error, { host, port }: Config): Error {
-  switch ((error as { code?: unknown }).code) {
+  const code = (error as { code?: unknown }).code;
+  switch (code) {
     case 'EADDRINUSE':
       return new ConfigError(
-        `PORT ${port} is already in use on ${host}: stop what holds it, or set PORT to a free one`,
+        `PORT ${port} is already in use on ${host} (${code}): stop what holds it, or set PORT to a free one`,
       );
     case 'EACCES':
-      return new ConfigError(`PORT ${port} needs privileges on ${host}: set PORT above 1023`);
+      return new ConfigError(`PORT ${port} needs privileges on ${host} (${code}): set PORT above 1023`);
     case 'EADDRNOTAVAIL':
       return new ConfigError(
-        `HOST ${host} is not an address of this machine: use 127.0.0.1 (this machine), 0.0.0.0 (every interface) or one of its own`,
+        `HOST ${host} is not an address of this machine (${code}): use 127.0.0.1 (this machine), 0.0.0.0 (every interface) or one of its own`,
       );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new ConfigError(`HOST ${host} does not resolve to an address: use an IP address or a known host name`);
+      return new ConfigError(
+        `HOST ${host} does not resolve to an address (${code}): use an IP address or a known host name`,
+      );
     default:
       return error;
   }

@@ -175,7 +175,7 @@ describe('npm start with a configuration it cannot use', { timeout: 60_000 }, ()
     ['a HOST that is a URL', { given: { HOST: 'http://localhost' }, want: /^Invalid configuration: HOST must be/ }],
     [
       'a HOST not of this machine',
-      { given: { HOST: '192.0.2.1' }, want: /^HOST 192\.0\.2\.1 is not an address of this machine/ },
+      { given: { HOST: '192.0.2.1' }, want: /^HOST 192\.0\.2\.1 is not an address of this machine \(EADDRNOTAVAIL\)/ },
     ],
   ];
   it.each(cases)(
@@ -207,7 +207,7 @@ describe('npm start with a configuration it cannot use', { timeout: 60_000 }, ()
       });
       expect(result.status).toBe(1);
       expect(result.stderr).toBe(
-        `PORT ${port} is already in use on 127.0.0.1: stop what holds it, or set PORT to a free one\n`,
+        `PORT ${port} is already in use on 127.0.0.1 (EADDRINUSE): stop what holds it, or set PORT to a free one\n`,
       );
     } finally {
       holder.close();
