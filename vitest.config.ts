@@ -15,10 +15,21 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'server', include: ['server/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'server',
+          include: ['server/**/*.test.ts'],
+          environment: 'node',
+          // Decides the engines (PostgreSQL only when reachable, or always in CI) and says so in one line.
+          globalSetup: ['server/test/engines.global-setup.ts'],
+        },
       },
       {
-        test: { name: 'conformance', include: ['conformance-tests/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'conformance',
+          include: ['conformance-tests/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['server/test/engines.global-setup.ts'],
+        },
       },
       {
         test: { name: 'lib', include: ['lib/**/*.test.ts'], environment: 'node' },

@@ -1,11 +1,20 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface Config {
   port: number;
+  /** Address to bind (HOST): 127.0.0.1 keeps the sandbox on this machine; 0.0.0.0 opens it to the network. */
+  host: string;
+  /** Time a client has to send a request's headers (HTTP_HEADERS_TIMEOUT_MS); a slow sender is cut off. */
+  headersTimeoutMs: number;
+  /** Time a client has to send a whole request, body included (HTTP_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** How long an idle kept-alive connection stays open between requests (HTTP_KEEP_ALIVE_TIMEOUT_MS). */
+  keepAliveTimeoutMs: number;
   dataDir: string;
   databaseUrl: string | undefined;
   databaseSchema: string | undefined;
-  /** Undefined until start-up generates one (and prints it once). */
+  /** ADMIN_TOKEN; when unset, start-up keeps a generated one in DATA_DIR (see bootstrap.ts). */
   adminToken: string | undefined;
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
@@ -23,6 +32,8 @@ export interface Config {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+// A DNS name (RFC 1123 labels); IP addresses are checked with net.isIP.
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 /** What db/database.ts accepts as a PostgreSQL schema name (it is spliced into `search_path`). */
 const SQL_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -47,7 +58,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
-/** Reads the configuration from the environment; every problem is reported at once, by variable name. */
+/** Reads the configuration from the environment; every problem is reported at once, one line each, by variable name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const attempt = <T>(read: () => T, fallback: T): T => {
@@ -72,11 +83,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const adminToken = env.ADMIN_TOKEN || undefined;
   if (adminToken !== undefined && adminToken.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters');
+  const host = env.HOST || '127.0.0.1';
+  if (isIP(host) === 0 && !HOST_NAME.test(host)) {
+    problems.push(
+      `HOST must be an IP address or a host name (127.0.0.1: this machine only; 0.0.0.0: every interface), got "${host}"`,
+    );
+  }
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  const requestTimeoutMs = attempt(() => integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000), 30_000);
+  // The header deadline defaults to 10 s, or the request's when that is shorter (Node refuses it longer).
+  const headersFallback = Math.min(10_000, requestTimeoutMs);
   const config: Config = {
     port: attempt(() => integer(env, 'PORT', 3000, 0, 65535), 3000),
+    host,
+    headersTimeoutMs: attempt(
+      () => integer(env, 'HTTP_HEADERS_TIMEOUT_MS', headersFallback, 1, 600_000),
+      headersFallback,
+    ),
+    requestTimeoutMs,
+    keepAliveTimeoutMs: attempt(() => integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 600_000), 5_000),
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     databaseUrl,
     databaseSchema,
@@ -90,6 +117,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivateNetworks: attempt(() => flag(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'), false),
     authFailureLimit: attempt(() => integer(env, 'AUTH_FAILURE_LIMIT', 30, 1, 1_000_000), 30),
   };
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    problems.push(
+      `HTTP_HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`,
+    );
+  }
+  if (problems.length === 1) throw new ConfigError(`Invalid configuration: ${problems[0]}`);
+  if (problems.length > 1) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
 }

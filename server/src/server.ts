@@ -1,11 +1,11 @@
-import type { Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp } from './app.ts';
-import { banner, createDemoStoreIfEmpty, generateAdminToken } from './bootstrap.ts';
+import { banner, createDemoStoreIfEmpty, resolveAdminToken } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { openStore } from './db/database.ts';
+import { connectStore } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { listen } from './listen.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const DRAIN_MS = 500;
@@ -14,23 +14,24 @@ const DRAIN_MS = 500;
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = pino({ level: config.logLevel });
-  const store = openStore(config);
+  const adminToken = resolveAdminToken(config.adminToken, config.dataDir);
+  const store = await connectStore(config);
   const applied = await migrate(store, config.databaseSchema);
   logger.info({ engine: store.engine, migrations: applied }, 'store ready');
 
-  const generatedToken = config.adminToken ? undefined : generateAdminToken();
-  const adminToken = config.adminToken ?? (generatedToken as string);
-  const { app, repositories, events } = createApp({ store, config: { ...config, adminToken }, logger });
-  const demo = store.engine === 'sqlite' ? await createDemoStoreIfEmpty(repositories) : undefined;
-
-  // Express 5 calls back with the error when the port cannot be taken (busy, no permission): start-up fails.
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.port, '0.0.0.0', (error?: Error) =>
-      error ? reject(error) : resolve(listening),
-    );
+  const { app, repositories, events } = createApp({
+    store,
+    config: { ...config, adminToken: adminToken.value },
+    logger,
   });
-  const { port } = server.address() as AddressInfo;
-  process.stdout.write(banner(port, generatedToken, demo));
+  // Listening first: a PORT or HOST that fails leaves no demo store behind whose key was never shown.
+  const server = await listen(app, config);
+  const address = server.address() as AddressInfo;
+  const demo = store.engine === 'sqlite' ? await createDemoStoreIfEmpty(repositories) : undefined;
+  const storeId = demo?.storeId ?? (await repositories.stores.oldest())?.id;
+  // The log says where, never the token; the banner is for the person at the terminal.
+  logger.info({ host: address.address, port: address.port }, 'listening');
+  process.stdout.write(banner({ address, adminToken, engine: store.engine, demo, storeId }));
 
   // Shutdown: stop accepting connections, but serve the requests of connections already accepted (answering
   // them with `Connection: close`), sweep idle sockets once the drain period is over, then close the store.
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+// A configuration problem is the operator's to fix: its message (naming the variable), no stack, exit 1.
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);

@@ -5,16 +5,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pino, { type Logger } from 'pino';
+import { inject } from 'vitest';
 import type { paths } from '../../generated/openapi.ts';
 import { createApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Engine, openStore } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { Handlers } from '../src/handlers/types.ts';
+import { TEST_DATABASE_URL } from './engines.global-setup.ts';
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** Both engines run the same tests; SERVER_TEST_ENGINES=sqlite narrows it for a quick local loop. */
-export const engines: Engine[] = (process.env.SERVER_TEST_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
+export { TEST_DATABASE_URL };
+/** Both engines run the same tests (see engines.global-setup.ts); SERVER_TEST_ENGINES=sqlite narrows it. */
+export const engines: Engine[] = inject('serverTestEngines');
 
 export interface TestServer {
   baseUrl: string;

@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { ConfigError } from '../config.ts';
+import { dataDirError, ensureDataDir } from '../data-dir.ts';
 import type { Database } from './schema.ts';
 import { adaptNodeSqlite } from './sqlite-adapter.ts';
 
@@ -22,13 +23,59 @@ export interface StoreOptions {
   dataDir: string;
 }
 
+/** The embedded store's file in DATA_DIR (`npm run reset` removes it with its WAL companions). */
+export const SQLITE_FILE = 'storefront.sqlite';
+/** How long start-up waits for PostgreSQL before saying DATABASE_URL is unreachable. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 export function openStore(options: StoreOptions): Store {
   return options.databaseUrl ? openPostgres(options.databaseUrl, options.databaseSchema) : openSqlite(options.dataDir);
 }
 
+/**
+ * Start-up's open: the store, proven usable. A PostgreSQL that cannot be reached or refuses the login, or a
+ * DATA_DIR that cannot hold the embedded store, is a ConfigError naming the variable to fix.
+ */
+export async function connectStore(options: StoreOptions): Promise<Store> {
+  if (!options.databaseUrl) return openSqlite(options.dataDir);
+  // One probe connection with a deadline; the pool itself keeps pg's defaults for the requests.
+  const probe = new pg.Client({ connectionString: options.databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  try {
+    await probe.connect();
+    await probe.query('select 1');
+  } catch (error) {
+    throw unreachable(options.databaseUrl, error);
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  return openPostgres(options.databaseUrl, options.databaseSchema);
+}
+
+/** Names where it tried (host, port, database) and why, never the URL itself: it may hold a password. */
+function unreachable(databaseUrl: string, error: unknown): ConfigError {
+  let where = 'the server it names';
+  try {
+    const url = new URL(databaseUrl);
+    where = `${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname.length > 1 ? url.pathname : ''}`;
+  } catch {
+    // pg reads shapes URL does not (a socket directory as host): keep the generic wording.
+  }
+  const code = (error as { code?: unknown }).code;
+  const message = ((error as Error).message || String(error)).split('\n')[0] ?? '';
+  const reason = typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+  return new ConfigError(
+    `DATABASE_URL: cannot use PostgreSQL at ${where} (${reason}): start it or correct the URL, or unset DATABASE_URL to use the embedded store`,
+  );
+}
+
 function openSqlite(dataDir: string): Store {
-  mkdirSync(dataDir, { recursive: true });
-  const database = new DatabaseSync(path.join(dataDir, 'storefront.sqlite'));
+  ensureDataDir(dataDir);
+  let database: DatabaseSync;
+  try {
+    database = new DatabaseSync(path.join(dataDir, SQLITE_FILE));
+  } catch (error) {
+    throw dataDirError(dataDir, error);
+  }
   // WAL keeps readers off the writer's back; NORMAL sync is durable across process crashes.
   database.exec(
     'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',

@@ -26,6 +26,18 @@ export function storesRepository(db: Kysely<Database>) {
       return new Set(rows.map((row) => row.id));
     },
 
+    /** The first store created (the demo store of an embedded sandbox), if any. */
+    async oldest(): Promise<StoreRecord | undefined> {
+      const row = await db
+        .selectFrom('stores')
+        .selectAll()
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      return row && { id: row.id, name: row.name, currency: row.currency, createdAt: row.created_at };
+    },
+
     async count(): Promise<number> {
       const row = await db
         .selectFrom('stores')

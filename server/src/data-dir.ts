@@ -1,0 +1,32 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from './config.ts';
+
+/**
+ * Makes DATA_DIR exist and proves it writable, or throws a ConfigError naming DATA_DIR. The directories are
+ * made one level at a time: `mkdirSync(..., { recursive: true })` loops forever under /proc instead of failing.
+ */
+export function ensureDataDir(dataDir: string): void {
+  try {
+    const missing: string[] = [];
+    for (let dir = dataDir; !existsSync(dir); dir = path.dirname(dir)) {
+      missing.unshift(dir);
+      if (path.dirname(dir) === dir) break;
+    }
+    for (const dir of missing) mkdirSync(dir);
+    const probe = path.join(dataDir, `.write-probe-${process.pid}`);
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch (error) {
+    throw dataDirError(dataDir, error);
+  }
+}
+
+/** The ConfigError for a DATA_DIR the server cannot use (the code says why: ENOENT, EACCES, EROFS...). */
+export function dataDirError(dataDir: string, error: unknown): ConfigError {
+  const code = (error as { code?: unknown }).code;
+  const reason = typeof code === 'string' ? code : (error as Error).message;
+  return new ConfigError(
+    `DATA_DIR=${dataDir} is not a writable directory (${reason}): point DATA_DIR at one this user can write, or leave it unset for ./.data`,
+  );
+}

@@ -1,0 +1,255 @@
+// `npm start` as a newcomer meets it: a real child process, configured only through its environment.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call } from './harness.ts';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** Only what an operator would set: no ADMIN_TOKEN unless given, nothing inherited from the test run. */
+function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LOG_LEVEL: 'info', ...env };
+}
+
+interface Started {
+  process: ChildProcess;
+  port: number;
+  /** Everything written to stdout up to the end of the banner. */
+  stdout: string;
+}
+
+/** Starts `node server/src/server.ts` and waits for its banner (its last line is the reset hint). */
+async function start(env: Record<string, string>): Promise<Started> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['server/src/server.ts'], {
+    cwd: REPO_ROOT,
+    env: serverEnv({ PORT: String(port), ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (/^Reset/m.test(stdout)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before its banner:\n${stdout}${stderr}`)));
+  });
+  return { process: child, port, stdout };
+}
+
+async function stop(started: Started): Promise<void> {
+  const exited = once(started.process, 'exit');
+  started.process.kill('SIGTERM');
+  await exited;
+}
+
+/** The banner's key-minting command, exactly as printed (two lines joined by a backslash). */
+function mintCommand(banner: string): string {
+  const lines = banner.split('\n');
+  const at = lines.findIndex((line) => line.startsWith('Mint an API key'));
+  expect(at, banner).toBeGreaterThan(-1);
+  return lines.slice(at + 1, at + 3).join('\n');
+}
+
+/** Runs the printed command in a POSIX shell and returns the key from its answer. */
+function mintWith(command: string): string {
+  const result = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  const answer = JSON.parse(result.stdout) as { success: boolean; data: { apiKey: { key: string } } };
+  expect(answer.success).toBe(true);
+  return answer.data.apiKey.key;
+}
+
+describe('npm start on one DATA_DIR, started twice', { timeout: 60_000 }, () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kit-startup-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const tokenFile = path.join(dataDir, 'admin-token');
+
+  it('keeps its admin token, says where it listens, and mints a working key with the printed command each time', async () => {
+    const first = await start({ DATA_DIR: dataDir });
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    try {
+      expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+      expect(first.stdout).toContain(`Storefront reference server listening on http://127.0.0.1:${first.port}\n`);
+      expect(first.stdout).toContain(`Admin token (created now, kept for later starts in ${tokenFile}): ${token}\n`);
+      expect(first.stdout).toContain('Demo store created (first start):');
+      const storeId = /X-Store-Id: ([0-9a-f-]{36})/.exec(first.stdout)?.[1] as string;
+      // The structured log (pino's JSON lines) never carries the token; only the banner line above shows it.
+      const logLines = first.stdout.split('\n').filter((line) => line.startsWith('{'));
+      expect(logLines.length).toBeGreaterThan(0);
+      for (const line of logLines) expect(line).not.toContain(token);
+
+      const key = mintWith(mintCommand(first.stdout));
+      const created = await call(`http://127.0.0.1:${first.port}`, 'POST', '/api/v1/products', {
+        headers: { authorization: `Bearer ${key}`, 'x-store-id': storeId },
+        body: { name: 'Camiseta Básica', type: 'DIGITAL', price: 49.9 },
+      });
+      expect(created.status).toBe(201);
+    } finally {
+      await stop(first);
+    }
+
+    const second = await start({ DATA_DIR: dataDir });
+    try {
+      expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
+      expect(second.stdout).toContain(`Admin token: kept in ${tokenFile}\n`);
+      expect(second.stdout).not.toContain(token);
+      expect(second.stdout).not.toContain('Demo store created');
+      const key = mintWith(mintCommand(second.stdout));
+      const storeId = /Mint an API key \(every scope\) for store ([0-9a-f-]{36})/.exec(second.stdout)?.[1] as string;
+      const listed = await call(`http://127.0.0.1:${second.port}`, 'GET', '/api/v1/products', {
+        headers: { authorization: `Bearer ${key}`, 'x-store-id': storeId },
+      });
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.products.map((product: { name: string }) => product.name)).toEqual(['Camiseta Básica']);
+    } finally {
+      await stop(second);
+    }
+  });
+
+  it('npm run reset: refuses without --yes off a terminal, then deletes the store but keeps the admin token', async () => {
+    const reset = (...args: string[]) =>
+      spawnSync(process.execPath, ['server/src/reset.ts', ...args], {
+        cwd: REPO_ROOT,
+        env: serverEnv({ DATA_DIR: dataDir }),
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    const token = readFileSync(tokenFile, 'utf8');
+    const refused = reset();
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe(
+      `Not confirmed: run \`npm run reset -- --yes\` to delete the embedded store in ${dataDir}.\n`,
+    );
+    expect(statSync(path.join(dataDir, 'storefront.sqlite')).isFile()).toBe(true);
+
+    const done = reset('--yes');
+    expect(done.status, done.stderr).toBe(0);
+    expect(() => statSync(path.join(dataDir, 'storefront.sqlite'))).toThrow(/ENOENT/);
+    expect(readFileSync(tokenFile, 'utf8')).toBe(token);
+
+    const fresh = await start({ DATA_DIR: dataDir });
+    try {
+      expect(fresh.stdout).toContain('Demo store created (first start):');
+      expect(fresh.stdout).toContain(`Admin token: kept in ${tokenFile}\n`);
+      mintWith(mintCommand(fresh.stdout));
+    } finally {
+      await stop(fresh);
+    }
+  });
+});
+
+describe('npm start with a configuration it cannot use', { timeout: 60_000 }, () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kit-badconfig-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const cases: [string, { given: Record<string, string>; want: RegExp }][] = [
+    [
+      'an unreachable DATABASE_URL',
+      {
+        given: { DATABASE_URL: 'postgres://nope' },
+        want: /^DATABASE_URL: cannot use PostgreSQL at nope:5432 \(.*ENOTFOUND/,
+      },
+    ],
+    [
+      'an unwritable DATA_DIR (no hang)',
+      { given: { DATA_DIR: '/proc/nope' }, want: /^DATA_DIR=\/proc\/nope is not a writable directory/ },
+    ],
+    ['a PORT that is no number', { given: { PORT: 'abc' }, want: /^Invalid configuration: PORT must be an integer/ }],
+    ['a HOST that is a URL', { given: { HOST: 'http://localhost' }, want: /^Invalid configuration: HOST must be/ }],
+    [
+      'a HOST not of this machine',
+      { given: { HOST: '192.0.2.1' }, want: /^HOST 192\.0\.2\.1 is not an address of this machine \(EADDRNOTAVAIL\)/ },
+    ],
+  ];
+  it.each(cases)(
+    '%s: exits 1 with one line naming the variable and the fix, no stack trace',
+    (_name, { given, want }) => {
+      const result = spawnSync(process.execPath, ['server/src/server.ts'], {
+        cwd: REPO_ROOT,
+        env: serverEnv({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...given }),
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(want);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    },
+  );
+
+  it('a PORT already taken names PORT', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const result = spawnSync(process.execPath, ['server/src/server.ts'], {
+        cwd: REPO_ROOT,
+        env: serverEnv({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'silent' }),
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe(
+        `PORT ${port} is already in use on 127.0.0.1 (EADDRINUSE): stop what holds it, or set PORT to a free one\n`,
+      );
+    } finally {
+      holder.close();
+    }
+  });
+});
+
+describe('connection deadlines', { timeout: 60_000 }, () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kit-deadlines-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  /** Everything the server sends on this socket until it closes it (a close by reset included). */
+  async function untilClosed(socket: Socket): Promise<string> {
+    let received = '';
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString();
+    });
+    await once(socket, 'close');
+    return received;
+  }
+
+  it('answers 408 to headers that never finish and closes an idle kept-alive connection', async () => {
+    const server = await start({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      HTTP_HEADERS_TIMEOUT_MS: '300',
+      HTTP_REQUEST_TIMEOUT_MS: '600',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+    });
+    try {
+      const slow = connect(server.port, '127.0.0.1');
+      slow.write('GET /api/v1/products HTTP/1.1\r\nHost: x\r\n');
+      expect(await untilClosed(slow)).toMatch(/^HTTP\/1\.1 408 /);
+
+      const idle = connect(server.port, '127.0.0.1');
+      idle.write('GET /health-of-nothing HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
+      const answered = await untilClosed(idle);
+      expect(answered).toMatch(/^HTTP\/1\.1 404 /);
+      expect(answered).toMatch(/keep-alive: timeout=1\r\n/i);
+    } finally {
+      await stop(server);
+    }
+  });
+});
