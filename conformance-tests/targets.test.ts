@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Options } from './lib/options.ts';
 import { coverage, summary, writeReports } from './lib/report.ts';
-import type { Options } from './lib/session.ts';
 import { runSuite } from './lib/suite.ts';
 import { startMock, startServer, type Target } from './test-helpers/targets.ts';
 
