@@ -4,7 +4,7 @@ export type Profile = 'server' | 'mock';
 
 export const PROFILE_CAPABILITIES: Record<Profile, Capability[]> = {
   server: ['state', 'auth', 'details', 'emptyQuery'],
-  mock: ['preferCode'],
+  mock: ['preferCode', 'details'],
 };
 
 export interface Options {

@@ -2,7 +2,7 @@
 // (Unauthorized, BadRequest, NotFound) with their first named example, read from the spec at start-up, and
 // what replaces Prism's reply when Prism made up an error of its own or kept the example's `details`.
 import type http from 'node:http';
-import { type ContractDocument, isObject, type Json, type JsonObject } from '../../lib/contract.ts';
+import { type ContractDocument, isObject, type Json, type JsonObject, type Operation } from '../../lib/contract.ts';
 import { type Detail, parseViolations, requestViolations, violationDetails } from './violations.ts';
 
 /** A contract response the proxy can answer with. */
@@ -103,7 +103,11 @@ function prismProblem(reply: PrismReply): { type: string; validation: Json | und
  * Prism made up an error of its own. An invalid request always gets a 400 whose `details` are Prism's own
  * violations (the operation's documented 400 example when Prism chose it, else the shared BadRequest).
  */
-export function reconcile(reply: PrismReply, errors: ContractErrors): ContractAnswer | undefined {
+export function reconcile(
+  reply: PrismReply,
+  errors: ContractErrors,
+  operation?: Pick<Operation, 'parameters'>,
+): ContractAnswer | undefined {
   const { type: problem, validation } = prismProblem(reply);
   // Prism states the violations in its header when it answers with a documented response, else in its problem
   // (there without the leading `request` of their location)
@@ -122,7 +126,8 @@ export function reconcile(reply: PrismReply, errors: ContractErrors): ContractAn
   if (['UNPROCESSABLE_ENTITY', 'INVALID_CONTENT_TYPE'].includes(problem) || violations.length > 0) {
     const documented = !problem && reply.status === errors.badRequest.status ? parseJson(reply.body) : undefined;
     const template = documented === undefined ? errors.badRequest : { status: reply.status, body: documented };
-    return withDetails(template, violationDetails(violations));
+    const names = operation?.parameters.map((p) => p.name) ?? [];
+    return withDetails(template, violationDetails(violations, names));
   }
   // Prism's router found no operation for the path: the contract's 404.
   if (/^NO_(PATH|RESOURCE|SERVER)_/.test(problem)) return errors.notFound;

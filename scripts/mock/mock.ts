@@ -15,7 +15,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { ContractDocument, isObject, type Json } from '../../lib/contract.ts';
+import { ContractDocument, isObject, type Operation } from '../../lib/contract.ts';
 import { validationReason } from '../../lib/validation-reasons.ts';
 import {
   type ContractAnswer,
@@ -52,11 +52,6 @@ export interface MockOptions {
   timeoutMs?: number;
   /** Receives Prism's log lines (default: dropped). */
   log?: (line: string) => void;
-}
-
-/** The first documented example body of a response object (named examples first). */
-export function firstExample(doc: Record<string, unknown>, response: unknown): Json | undefined {
-  return new ContractDocument(doc as Record<string, Json>).firstExample(response as Json);
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-type']);
@@ -120,8 +115,12 @@ interface Upstream {
 }
 
 /** What the proxy answers before asking Prism, if anything: wrong credentials, a body that is not JSON. */
-function answerFirst(up: Upstream, req: http.IncomingMessage, body: Buffer): ContractAnswer | undefined {
-  const operation = up.findOperation(req.method ?? 'GET', new URL(req.url ?? '/', 'http://mock').pathname);
+function answerFirst(
+  up: Upstream,
+  req: http.IncomingMessage,
+  body: Buffer,
+  operation: Operation | undefined,
+): ContractAnswer | undefined {
   if (operation && credentialProblem(up.contract, operation, req.headers)) {
     const responses = isObject(operation.raw.responses) ? operation.raw.responses : {};
     return exampleAnswer(up.contract, responses['401']) ?? up.errors.unauthorized;
@@ -136,7 +135,14 @@ function answerFirst(up: Upstream, req: http.IncomingMessage, body: Buffer): Con
   }
 }
 
-function forward(up: Upstream, req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, retry: boolean) {
+function forward(
+  up: Upstream,
+  req: http.IncomingMessage,
+  body: Buffer,
+  res: http.ServerResponse,
+  operation: Operation | undefined,
+  retry = true,
+) {
   // Requests are buffered (small JSON) so that one whose kept-alive connection Prism closed at that very moment
   // (ECONNRESET before any answer) can be sent again on a fresh connection.
   const upstream = http.request(
@@ -153,12 +159,13 @@ function forward(up: Upstream, req: http.IncomingMessage, body: Buffer, res: htt
       prismRes.on('data', (chunk: Buffer) => chunks.push(chunk));
       prismRes.on('end', () => {
         const reply = { status: prismRes.statusCode ?? 500, headers: prismRes.headers, body: Buffer.concat(chunks) };
-        send(res, reply, reconcile(reply, up.errors));
+        send(res, reply, reconcile(reply, up.errors, operation));
       });
     },
   );
   upstream.on('error', (error: NodeJS.ErrnoException) => {
-    if (retry && error.code === 'ECONNRESET' && !res.writableEnded) return forward(up, req, body, res, false);
+    if (retry && error.code === 'ECONNRESET' && !res.writableEnded)
+      return forward(up, req, body, res, operation, false);
     send(res, undefined, internalError(up.errors, 'O mock não conseguiu falar com o Prism.'));
   });
   res.once('close', () => upstream.destroy());
@@ -181,9 +188,10 @@ function handler(up: Upstream): http.RequestListener {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const answer = answerFirst(up, req, body);
+      const operation = up.findOperation(req.method ?? 'GET', new URL(req.url ?? '/', 'http://mock').pathname);
+      const answer = answerFirst(up, req, body, operation);
       if (answer) send(res, undefined, answer);
-      else forward(up, req, body, res, true);
+      else forward(up, req, body, res, operation);
     });
   };
 }

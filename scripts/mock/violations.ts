@@ -42,9 +42,17 @@ function namedProperty(violation: PrismViolation): string | undefined {
   return undefined;
 }
 
-export function detailOf(violation: PrismViolation): Detail | undefined {
-  const [, location = '', ...segments] = violation.location ?? [];
+/**
+ * One violation as a detail. Prism lower-cases query and path parameter names: `parameters` (the operation's)
+ * give them back their contract spelling; header names stay lower-case, as HTTP has them.
+ */
+export function detailOf(violation: PrismViolation, parameters: string[] = []): Detail | undefined {
+  const [, location = '', ...named] = violation.location ?? [];
   if (!LOCATIONS.has(location)) return undefined;
+  const [first, ...rest] = named;
+  const spelled =
+    location === 'query' || location === 'path' ? parameters.find((p) => p.toLowerCase() === first) : undefined;
+  const segments = first === undefined ? [] : [spelled ?? first, ...rest];
   const property = namedProperty(violation);
   const path = [...segments, ...(property ? [property] : [])].join('.');
   return {
@@ -55,11 +63,11 @@ export function detailOf(violation: PrismViolation): Detail | undefined {
 }
 
 /** The details of a request's violations, one per distinct field and reason. */
-export function violationDetails(violations: PrismViolation[]): Detail[] {
+export function violationDetails(violations: PrismViolation[], parameters: string[] = []): Detail[] {
   const seen = new Set<string>();
   const details: Detail[] = [];
   for (const violation of requestViolations(violations)) {
-    const detail = detailOf(violation);
+    const detail = detailOf(violation, parameters);
     const key = detail && `${detail.location} ${detail.path} ${detail.reason}`;
     if (!detail || !key || seen.has(key)) continue;
     seen.add(key);
