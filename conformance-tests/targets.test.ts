@@ -28,7 +28,7 @@ describe.concurrent.each(targets)('conformance against %s', (name, start, option
     await target?.stop();
   }, 30_000);
 
-  it(`passes the suite${name === 'mock' ? ' (shape-only tier)' : ''}`, { timeout: 240_000 }, async () => {
+  it(`passes the suite${name === 'mock' ? ' (shape-only tier)' : ''}`, { timeout: 480_000 }, async () => {
     const session = await runSuite({
       baseUrl: target.url,
       ...(target.adminToken ? { adminToken: target.adminToken } : {}),
