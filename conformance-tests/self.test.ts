@@ -1,7 +1,7 @@
 // Tests of the suite itself: a rule broken on purpose in front of a real server (a proxy rewriting one
 // response) must make the suite fail with a message naming the operation, the rule and the response.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Result } from './lib/session.ts';
+import type { Result } from './lib/outcome.ts';
 import { runSuite } from './lib/suite.ts';
 import { breakingProxy, RATE_LIMIT, startServer, type Target } from './test-helpers/targets.ts';
 
@@ -88,5 +88,41 @@ describe('the suite catches a broken rule', () => {
       rewrite: (r) => r,
     });
     expect(failures).toEqual([]);
+  });
+});
+
+describe('the first hour', () => {
+  it('tells its progress per operation as it goes, and finds the rate limit itself', { timeout: 120_000 }, async () => {
+    const lines: string[] = [];
+    const session = await runSuite({
+      baseUrl: server.url,
+      adminToken: server.adminToken as string,
+      only: ['getCategoryById', 'listCategories'],
+      concurrency: 1,
+      progress: (line) => lines.push(line),
+    });
+    expect(lines[0]).toBe(
+      `rate limit of the target (RateLimit-Policy): ${RATE_LIMIT.max} per ${RATE_LIMIT.windowSeconds} s`,
+    );
+    expect(
+      lines.filter((line) => /^\[ {2}\d\/2\] (getCategoryById|listCategories) +\d+ passed, 0 failed/.test(line)),
+    ).toHaveLength(2);
+    const limited = session.results.filter((r) => r.rule === 'rate limit → 429');
+    expect(limited.map((r) => `${r.operationId} ${r.outcome}`).sort()).toEqual([
+      'getCategoryById pass',
+      'listCategories pass',
+    ]);
+  });
+
+  it('a wrong admin token stops the set-up with the failing call, its status and body', {
+    timeout: 60_000,
+  }, async () => {
+    const session = await runSuite({ baseUrl: server.url, adminToken: 'wrong-admin-token-0000' });
+    expect(session.results).toHaveLength(1);
+    const [setUp] = session.results;
+    expect(setUp).toMatchObject({ operationId: '*', rule: 'set-up', outcome: 'fail' });
+    expect(setUp?.message).toMatch(/^set-up through createStore failed: HTTP 401 AUTH_ADMIN_TOKEN_REQUIRED: /);
+    expect(setUp?.exchange).toMatch(/^< 401$/m);
+    expect(setUp?.exchange).toContain('"code":"AUTH_ADMIN_TOKEN_REQUIRED"');
   });
 });

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Options } from './lib/options.ts';
 import { coverage, summary, writeReports } from './lib/report.ts';
-import type { Options } from './lib/session.ts';
 import { runSuite } from './lib/suite.ts';
 import { startMock, startServer, type Target } from './test-helpers/targets.ts';
 
@@ -32,7 +32,7 @@ describe.concurrent.each(targets)('conformance against %s', (name, start, option
     await target?.stop();
   }, 30_000);
 
-  it(`passes the suite${name === 'mock' ? ' (shape-only tier)' : ''}`, { timeout: 240_000 }, async () => {
+  it(`passes the suite${name === 'mock' ? ' (shape-only tier)' : ''}`, { timeout: 480_000 }, async () => {
     const session = await runSuite({
       baseUrl: target.url,
       ...(target.adminToken ? { adminToken: target.adminToken } : {}),

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Contract, type Json } from './lib/contract.ts';
-import { kindOf } from './lib/session.ts';
+import { kindOf } from './lib/kinds.ts';
 import { bodyCases, minimalBody, setPath } from './lib/values.ts';
 
 const contract = new Contract(path.join(import.meta.dirname, 'fixtures/tiny-openapi.yaml'));

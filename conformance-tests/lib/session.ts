@@ -3,91 +3,18 @@
 // resource enters from the panel or the checkout), found generically: the creator of a kind `product` is the
 // operation answering 201 with `data.product`.
 import { randomUUID } from 'node:crypto';
+import { errorDetails } from './checks.ts';
 import type { Contract, Json, JsonObject, Operation } from './contract.ts';
 import { isObject } from './contract.ts';
 import { describeExchange, type Exchange, Http } from './http.ts';
+import { creators, kindOf } from './kinds.ts';
+import { type Capability, type Options, PROFILE_CAPABILITIES } from './options.ts';
+import { Failure, type Result, Skip } from './outcome.ts';
 import { clone, minimalBody, setPath, uniquify } from './values.ts';
-
-export type Capability = 'state' | 'auth' | 'details' | 'admin' | 'rateLimit' | 'preferCode' | 'emptyQuery';
-export type Profile = 'server' | 'mock';
-
-export const PROFILE_CAPABILITIES: Record<Profile, Capability[]> = {
-  server: ['state', 'auth', 'details', 'emptyQuery'],
-  mock: ['preferCode'],
-};
-
-export interface Options {
-  baseUrl: string;
-  apiKey?: string;
-  storeId?: string;
-  adminToken?: string;
-  profile?: Profile;
-  rateLimitMax?: number;
-  rateLimitWindowSeconds?: number;
-  only?: string[];
-  concurrency?: number;
-  /** Known defects of the target: a failure whose `operationId — rule` starts with one of these is reported as skipped. */
-  knownFailures?: string[];
-}
-
-function errorDetailsOf(exchange: Exchange): string[] {
-  const json = exchange.response.json;
-  if (!isObject(json) || !isObject(json.error) || !Array.isArray(json.error.details)) return [];
-  return json.error.details.filter(isObject).map((d) => String(d.path));
-}
-
-export class Failure extends Error {
-  readonly exchange: Exchange | undefined;
-  constructor(message: string, exchange?: Exchange) {
-    super(message);
-    this.exchange = exchange;
-  }
-}
-
-export class Skip extends Error {}
-
-export interface Result {
-  operationId: string;
-  rule: string;
-  outcome: 'pass' | 'fail' | 'skip';
-  message?: string;
-  exchange?: string;
-}
 
 interface Key {
   key: string;
   used: number;
-}
-
-/** Kinds of records and the operation that creates each (from the 201 response's `data.<kind>`). */
-export function creators(contract: Contract): Map<string, Operation> {
-  const out = new Map<string, Operation>();
-  for (const op of contract.operations) {
-    const created = op.responses.get('201');
-    if (op.method !== 'post' || !created?.schema) continue;
-    const schema = contract.deref(created.schema as Json);
-    const data = isObject(schema) && isObject(schema.properties) ? contract.deref(schema.properties.data) : undefined;
-    const props = isObject(data) && isObject(data.properties) ? Object.keys(data.properties) : [];
-    if (props.length !== 1) continue;
-    const kind = props[0] as string;
-    const existing = out.get(kind);
-    // a v1 creator is preferred over an admin one (fewer assumptions about the target)
-    if (!existing || (existing.scheme === 'AdminToken' && op.scheme !== 'AdminToken')) out.set(kind, op);
-  }
-  return out;
-}
-
-/** The kind a field or parameter name refers to: productId → product, triggerProductIds → product, template_id → template. */
-export function kindOf(name: string, known: Set<string>): string | undefined {
-  const stem = /^(.*?)(?:Ids?|_ids?)$/.exec(name)?.[1];
-  if (!stem) return undefined;
-  const words = stem.split(/(?=[A-Z])/);
-  for (let i = 0; i < words.length; i++) {
-    const candidate = words.slice(i).join('');
-    const kind = candidate.charAt(0).toLowerCase() + candidate.slice(1);
-    if (known.has(kind)) return kind;
-  }
-  return known.has(stem) ? stem : undefined;
 }
 
 export class Session {
@@ -188,7 +115,9 @@ export class Session {
     });
     const json = exchange.response.json;
     if (exchange.response.status >= 300 || !isObject(json) || !isObject(json.data)) {
-      throw new Failure(`set-up through ${operationId} failed`, exchange);
+      const error =
+        isObject(json) && isObject(json.error) ? ` ${String(json.error.code)}: ${String(json.error.message)}` : '';
+      throw new Failure(`set-up through ${operationId} failed: HTTP ${exchange.response.status}${error}`, exchange);
     }
     return json.data;
   }
@@ -295,7 +224,7 @@ export class Session {
     if (exchange.response.status !== 409 || !isObject(request.body)) return exchange;
     const schema = this.contract.deref(op.requestBody?.schema as Json);
     const props = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
-    for (const detail of errorDetailsOf(exchange)) {
+    for (const { path: detail } of errorDetails(exchange)) {
       const field = this.contract.deref(props[detail] as Json);
       const options = isObject(field) && Array.isArray(field.enum) ? field.enum : [];
       for (const option of options) {

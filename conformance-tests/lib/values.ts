@@ -163,96 +163,100 @@ function scalarCases(
   return out;
 }
 
+type Walk = (raw: Json | undefined, value: Json | undefined, field: string) => void;
+
+/** Cases of an object: required fields (with `if/then`), unknown fields, min properties, then each property. */
+function objectCases(
+  contract: Contract,
+  schema: Schema,
+  value: JsonObject,
+  field: string,
+  out: InputCase[],
+  walk: Walk,
+) {
+  const props = isObject(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  if (isObject(schema.if) && isObject(schema.then) && contract.validates(schema.if as Schema, value)) {
+    for (const r of Array.isArray(schema.then.required) ? schema.then.required : []) required.add(r as string);
+  }
+  const at = (name: string) => (field ? `${field}.${name}` : name);
+  for (const name of required) {
+    if (value[name] !== undefined)
+      out.push({ field: at(name), location: 'body', rule: 'required', expect: 'invalid', value: undefined });
+  }
+  if (schema.additionalProperties === false) {
+    out.push({
+      field: at('conformanceUnknownField'),
+      location: 'body',
+      rule: 'additionalProperties',
+      expect: 'invalid',
+      value: 'x',
+      parentOk: true,
+    });
+  }
+  if (typeof schema.minProperties === 'number' && schema.minProperties > 0) {
+    out.push({ field, location: 'body', rule: 'minProperties', expect: 'invalid', value: {}, parentOk: true });
+  }
+  for (const [name, sub] of Object.entries(props)) {
+    const child = value[name];
+    if (child !== undefined) {
+      walk(sub, child, at(name));
+      continue;
+    }
+    // absent optional scalar: its bounds can still be probed on their own
+    const n = normalize(contract, sub);
+    if (!n.opaque && n.schema.type !== 'object' && n.schema.type !== 'array' && !isObject(n.schema.properties)) {
+      out.push(...scalarCases(contract, sub, undefined, at(name), 'body', false));
+    }
+  }
+}
+
+/** Cases of an array: not an array, too few or too many items, then the first item's own cases. */
+function arrayCases(contract: Contract, schema: Schema, value: Json[], field: string, out: InputCase[], walk: Walk) {
+  out.push({ field, location: 'body', rule: 'type', expect: 'invalid', value: 'not-an-array' });
+  const items = normalize(contract, schema.items);
+  const sample = value[0];
+  const makeItem = (): Json | undefined =>
+    items.schema.format === 'uuid' ? randomUUID() : schema.uniqueItems === true ? undefined : sample;
+  if (typeof schema.minItems === 'number' && schema.minItems > 0) {
+    out.push({
+      field,
+      location: 'body',
+      rule: 'minItems',
+      expect: 'invalid',
+      value: value.slice(0, schema.minItems - 1),
+    });
+  }
+  if (
+    typeof schema.maxItems === 'number' &&
+    schema.maxItems <= 1000 &&
+    sample !== undefined &&
+    makeItem() !== undefined
+  ) {
+    const many = (n: number) =>
+      Array.from({ length: n }, (_, i) => (i < value.length ? (value[i] as Json) : (makeItem() as Json)));
+    out.push({ field, location: 'body', rule: 'maxItems', expect: 'invalid', value: many(schema.maxItems + 1) });
+    out.push({ field, location: 'body', rule: 'maxItems', expect: 'valid', value: many(schema.maxItems) });
+  }
+  if (sample !== undefined) walk(schema.items, sample, `${field}.0`);
+}
+
 /** Cases for a JSON body: walks the schema along the base body (required, bounds, arrays, unknown fields). */
 export function bodyCases(contract: Contract, rootSchema: Json, base: Json): InputCase[] {
   const out: InputCase[] = [];
-  const walk = (raw: Json | undefined, value: Json | undefined, field: string) => {
+  const typeCases = (raw: Json | undefined, value: Json | undefined, field: string) =>
+    scalarCases(contract, raw, value, field, 'body', false).filter((c) => c.rule === 'type');
+  const walk: Walk = (raw, value, field) => {
     const { schema, opaque } = normalize(contract, raw);
     if (opaque) return;
     if (schema.type === 'object' || isObject(schema.properties)) {
-      if (!isObject(value)) {
-        if (field !== '')
-          out.push(...scalarCases(contract, raw, value, field, 'body', false).filter((c) => c.rule === 'type'));
-        return;
-      }
-      const props = isObject(schema.properties) ? schema.properties : {};
-      const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-      if (isObject(schema.if) && isObject(schema.then) && contract.validates(schema.if as Schema, value)) {
-        for (const r of Array.isArray(schema.then.required) ? schema.then.required : []) required.add(r as string);
-      }
-      const at = (name: string) => (field ? `${field}.${name}` : name);
-      for (const name of required) {
-        if (value[name] !== undefined)
-          out.push({ field: at(name), location: 'body', rule: 'required', expect: 'invalid', value: undefined });
-      }
-      if (schema.additionalProperties === false) {
-        out.push({
-          field: at('conformanceUnknownField'),
-          location: 'body',
-          rule: 'additionalProperties',
-          expect: 'invalid',
-          value: 'x',
-          parentOk: true,
-        });
-      }
-      if (typeof schema.minProperties === 'number' && schema.minProperties > 0) {
-        out.push({ field, location: 'body', rule: 'minProperties', expect: 'invalid', value: {}, parentOk: true });
-      }
-      for (const [name, sub] of Object.entries(props)) {
-        const child = value[name];
-        if (child === undefined) {
-          // absent optional scalar: its bounds can still be probed on their own
-          const n = normalize(contract, sub);
-          if (!n.opaque && n.schema.type !== 'object' && n.schema.type !== 'array' && !isObject(n.schema.properties)) {
-            out.push(...scalarCases(contract, sub, undefined, at(name), 'body', false));
-          }
-          continue;
-        }
-        walk(sub, child, at(name));
-      }
-      return;
-    }
-    if (schema.type === 'array') {
-      if (!Array.isArray(value)) {
-        out.push(...scalarCases(contract, raw, value, field, 'body', false).filter((c) => c.rule === 'type'));
-        return;
-      }
-      out.push({ field, location: 'body', rule: 'type', expect: 'invalid', value: 'not-an-array' });
-      const items = normalize(contract, schema.items);
-      const sample = value[0];
-      const makeItem = (): Json | undefined =>
-        items.schema.format === 'uuid' ? randomUUID() : schema.uniqueItems === true ? undefined : sample;
-      if (typeof schema.minItems === 'number' && schema.minItems > 0) {
-        out.push({
-          field,
-          location: 'body',
-          rule: 'minItems',
-          expect: 'invalid',
-          value: value.slice(0, schema.minItems - 1),
-        });
-      }
-      if (
-        typeof schema.maxItems === 'number' &&
-        schema.maxItems <= 1000 &&
-        sample !== undefined &&
-        makeItem() !== undefined
-      ) {
-        const many = (n: number) =>
-          Array.from({ length: n }, (_, i) => (i < value.length ? (value[i] as Json) : (makeItem() as Json)));
-        out.push({ field, location: 'body', rule: 'maxItems', expect: 'invalid', value: many(schema.maxItems + 1) });
-        out.push({ field, location: 'body', rule: 'maxItems', expect: 'valid', value: many(schema.maxItems) });
-      }
-      if (sample !== undefined) {
-        for (const c of walkItem(sample)) out.push(c);
-      }
-      return;
-    }
-    out.push(...scalarCases(contract, raw, value, field, 'body', false));
-
-    function walkItem(sample: Json): InputCase[] {
-      const before = out.length;
-      walk(schema.items, sample, `${field}.0`);
-      return out.splice(before);
+      if (isObject(value)) objectCases(contract, schema, value, field, out, walk);
+      else if (field !== '') out.push(...typeCases(raw, value, field));
+    } else if (schema.type === 'array') {
+      if (Array.isArray(value)) arrayCases(contract, schema, value, field, out, walk);
+      else out.push(...typeCases(raw, value, field));
+    } else {
+      out.push(...scalarCases(contract, raw, value, field, 'body', false));
     }
   };
   walk(rootSchema, base, '');

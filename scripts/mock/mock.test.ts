@@ -2,15 +2,18 @@
 // contract's 401/400/404 envelopes (never Prism's problem+json), `Prefer: code=404`.
 // Runs against the stand-in fixture, a copy of it whose operations document no 400/401
 // (so Prism falls back to its own errors and the proxy must step in), and openapi.yaml.
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { FIXTURE_SPEC, specsUnderTest, writeTempSpec } from '../test-helpers/run.ts';
-import { firstExample, type MockServer, startMock } from './mock.ts';
+import { bearerFormatExample, ContractDocument, type Json } from '../../lib/contract.ts';
+import { FIXTURE_SPEC, ROOT, specsUnderTest, writeTempSpec } from '../test-helpers/run.ts';
+import { type MockServer, startMock } from './mock.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the spec is walked as untyped YAML
 type Doc = any;
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 interface Operation {
   method: string;
@@ -18,22 +21,14 @@ interface Operation {
   op: Doc;
 }
 
-function operations(doc: Doc): Operation[] {
-  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
-    METHODS.filter((method) => (item as Doc)[method]).map((method) => ({ method, path, op: (item as Doc)[method] })),
-  );
-}
+const reader = (doc: Doc) => new ContractDocument(doc as Record<string, Json>);
+const deref = (doc: Doc, node: Doc): Doc => reader(doc).deref(node);
+const firstExample = (doc: Doc, response: Doc): Doc => reader(doc).firstExample(response);
 
-function deref(doc: Doc, node: Doc): Doc {
-  let current = node;
-  while (current && typeof current.$ref === 'string') {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((p: string) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
-      .reduce((at: Doc, key: string) => at?.[key], doc);
-  }
-  return current;
+function operations(doc: Doc): Operation[] {
+  return reader(doc)
+    .listOperations()
+    .map(({ method, path, raw }) => ({ method, path, op: raw }));
 }
 
 /** A value for a parameter: its example, else its schema's example/default/enum/format. */
@@ -57,7 +52,8 @@ function authHeaders(doc: Doc, op: Doc): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of Object.keys(requirement)) {
     const scheme = doc.components.securitySchemes[name];
-    if (scheme.type === 'http' && scheme.scheme === 'bearer') headers.authorization = 'Bearer mock-test-key';
+    const token = scheme.bearerFormat ? bearerFormatExample(scheme.bearerFormat) : 'mock-test-key';
+    if (scheme.type === 'http' && scheme.scheme === 'bearer') headers.authorization = `Bearer ${token}`;
     else if (scheme.type === 'http' && scheme.scheme === 'basic') headers.authorization = 'Basic dTpw';
     else if (scheme.type === 'apiKey' && scheme.in === 'header') headers[scheme.name.toLowerCase()] = 'mock-test-key';
   }
@@ -198,6 +194,43 @@ describe.each(specs)('mock against %s', (_name, specSource) => {
     }
   });
 
+  it("names the missing required field of an invalid body in the 400 details (Prism's own violation)", async () => {
+    const withBody = ops().filter(({ op }) => deref(doc, op.requestBody)?.content?.['application/json']);
+    expect(withBody.length).toBeGreaterThan(0);
+    for (const operation of withBody) {
+      const schema = deref(doc, deref(doc, operation.op.requestBody).content['application/json'].schema);
+      const field = (schema?.required ?? [])[0];
+      if (!field) continue;
+      const { url, init } = validRequest(doc, operation, doc.paths[operation.path]);
+      const { [field]: _removed, ...rest } = JSON.parse(String(init.body));
+      const res = await call(url, { ...init, body: JSON.stringify(rest) });
+      const body: Doc = await res.json();
+      expect(res.status, operation.op.operationId).toBe(400);
+      expect(body, operation.op.operationId).toMatchObject({
+        success: false,
+        error: {
+          code: 'VALIDATION_ERROR',
+          details: expect.arrayContaining([expect.objectContaining({ location: 'body', path: field })]),
+        },
+        meta: { status: 400 },
+      });
+    }
+  });
+
+  it("answers a body that is not JSON with the contract's 400 naming the body, without asking Prism", async () => {
+    const withBody = ops().filter(({ op }) => deref(doc, op.requestBody)?.content?.['application/json']);
+    for (const operation of withBody) {
+      const { url, init } = validRequest(doc, operation, doc.paths[operation.path]);
+      const res = await call(url, { ...init, body: '{"name":' });
+      expect(res.status, operation.op.operationId).toBe(400);
+      expect(await res.json(), operation.op.operationId).toMatchObject({
+        success: false,
+        error: { code: 'VALIDATION_ERROR', details: [{ location: 'body', path: '' }] },
+        meta: { status: 400 },
+      });
+    }
+  });
+
   it("answers `Prefer: code=404` on a read with the operation's documented 404 example", async () => {
     const reads = ops().filter(({ method, op }) => method === 'get' && op.responses['404']);
     expect(reads.length).toBeGreaterThan(0);
@@ -214,5 +247,133 @@ describe.each(specs)('mock against %s', (_name, specSource) => {
     const res = await call('/api/v1/no-such-route', { headers: { authorization: 'Bearer mock-test-key' } });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual(contractError('NotFound'));
+  });
+});
+
+describe('mock against openapi.yaml: what a partner notices', () => {
+  const storeId = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+  let mock: MockServer;
+  let contract: ContractDocument;
+  let key: string;
+  beforeAll(async () => {
+    contract = ContractDocument.load();
+    key = bearerFormatExample(String(contract.securityScheme('ApiKeyAuth')?.bearerFormat));
+    mock = await startMock({ port: 0 });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+  const createProductOperation = () => {
+    const operation = contract.listOperations().find((o) => o.operationId === 'createProduct');
+    if (!operation) throw new Error('openapi.yaml has no createProduct');
+    return operation;
+  };
+  const createProduct = () => {
+    const operation = createProductOperation();
+    const body = contract.firstExample(operation?.raw.requestBody) as Record<string, Json>;
+    return { url: `${mock.url}${operation.path}`, body };
+  };
+  const headers = (authorization: string, extra: Record<string, string> = {}) => ({
+    authorization,
+    'x-store-id': storeId,
+    'content-type': 'application/json',
+    ...extra,
+  });
+  const unauthorized = () => {
+    const responses = createProductOperation().raw.responses as Record<string, Json>;
+    return contract.firstExample(responses['401']);
+  };
+
+  it('a create without `name` → 400 whose details name `name`', async () => {
+    const { url, body } = createProduct();
+    const { name: _name, ...withoutName } = body;
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: headers(`Bearer ${key}`),
+      body: JSON.stringify(withoutName),
+    });
+    const json: Doc = await res.json();
+    expect(res.status).toBe(400);
+    expect(json.error.code).toBe('VALIDATION_ERROR');
+    expect(json.error.details.map((d: Doc) => `${d.location} ${d.path}`)).toEqual(['body name']);
+  });
+
+  it('`Bearer hello` (not of the key format) → the documented 401', async () => {
+    const { url, body } = createProduct();
+    const res = await fetch(url, { method: 'POST', headers: headers('Bearer hello'), body: JSON.stringify(body) });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual(unauthorized());
+  });
+
+  it('a key of the format with the scheme in lower case is accepted (RFC 9110)', async () => {
+    const { url, body } = createProduct();
+    const res = await fetch(url, { method: 'POST', headers: headers(`bearer ${key}`), body: JSON.stringify(body) });
+    expect(res.status).toBe(201);
+  });
+
+  it('a first create with an Idempotency-Key says nothing of a replay', async () => {
+    const { url, body } = createProduct();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: headers(`Bearer ${key}`, { 'idempotency-key': 'first-create-0001' }),
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('prints only its own address at start', async () => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts/mock/mock.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', MOCK_VERBOSE: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('\n')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`the mock exited (${code}): ${output}`)));
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    expect(output).toMatch(/^mock: contract-faithful mock on http:\/\/127\.0\.0\.1:\d+ [^\n]*\n$/);
+  });
+});
+
+describe('mock time-out', () => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await startMock({ spec: FIXTURE_SPEC, port: 0, timeoutMs: 300 });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it("answers a request that never completes with the contract's 500 INTERNAL_ERROR envelope", async () => {
+    const { port } = new URL(mock.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    socket.write(
+      'POST /api/v1/products HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+    );
+    let raw = '';
+    await new Promise<void>((resolve) => {
+      socket.on('data', (chunk: Buffer) => {
+        raw += chunk.toString();
+      });
+      socket.on('close', () => resolve());
+    });
+    const [head = '', body = ''] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 500 /);
+    expect(JSON.parse(body)).toMatchObject({
+      success: false,
+      error: { code: 'INTERNAL_ERROR' },
+      meta: { status: 500 },
+    });
   });
 });

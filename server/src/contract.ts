@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import YAML from 'yaml';
+// What the server reads of openapi.yaml, through the shared contract reader (lib/contract.ts): its operations
+// typed by the generated operationIds, with the Express path and the security scheme they need.
+
 import type { operations } from '../../generated/openapi.ts';
+import { CONTRACT_PATH, type Operation as ContractOperation, readContract } from '../../lib/contract.ts';
+
+export { CONTRACT_PATH };
 
 /**
  * The `webhooks:` deliveries (`orderCreatedWebhook`, ...: an event name + `Webhook`) are sent, not served. The
@@ -14,17 +17,12 @@ type DeliveryOperationId = Exclude<
 /** The HTTP operations. */
 export type OperationId = Exclude<keyof operations, DeliveryOperationId>;
 
-export const CONTRACT_PATH = path.resolve(import.meta.dirname, '../../openapi.yaml');
-
-type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-const METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
-
 export type SecuritySchemeName = 'ApiKeyAuth' | 'AdminToken' | 'CheckoutApiKey';
 
 /** What the server needs to know of one operation; everything here is read from openapi.yaml. */
 export interface Operation {
   operationId: OperationId;
-  method: HttpMethod;
+  method: ContractOperation['method'];
   /** The contract's path, e.g. `/api/v1/products/{productId}`. */
   path: string;
   /** The same path in Express syntax, e.g. `/api/v1/products/:productId`. */
@@ -36,57 +34,28 @@ export interface Operation {
   idempotent: boolean;
 }
 
-interface RawParameter {
-  $ref?: string;
-  name?: string;
-  in?: string;
-}
-interface RawOperation {
-  operationId: OperationId;
-  security?: Record<string, string[]>[];
-  parameters?: RawParameter[];
-}
-export interface RawContract {
-  paths: Record<string, Partial<Record<HttpMethod, RawOperation>> & { parameters?: RawParameter[] }>;
-  components: { parameters: Record<string, RawParameter> };
-  security: Record<string, string[]>[];
+/** The raw document, for tests that walk the contract themselves. */
+export function loadContract(file = CONTRACT_PATH) {
+  return readContract(file).doc;
 }
 
-export function loadContract(file = CONTRACT_PATH): RawContract {
-  return YAML.parse(readFileSync(file, 'utf8')) as RawContract;
+export function operationsOf(file = CONTRACT_PATH): Operation[] {
+  return readContract(file)
+    .listOperations()
+    .map((operation) => {
+      if (!operation.scheme) throw new Error(`${operation.operationId} has no security requirement in the contract`);
+      return {
+        operationId: operation.operationId as OperationId,
+        method: operation.method,
+        path: operation.path,
+        expressPath: operation.path.replace(/\{([^}]+)\}/g, ':$1'),
+        scheme: operation.scheme as SecuritySchemeName,
+        scopes: operation.scopes,
+        idempotent: operation.idempotent,
+      };
+    });
 }
 
-function resolveParameter(contract: RawContract, parameter: RawParameter): RawParameter {
-  const name = parameter.$ref?.replace('#/components/parameters/', '');
-  return name ? (contract.components.parameters[name] ?? parameter) : parameter;
-}
-
-export function operationsOf(contract: RawContract): Operation[] {
-  const result: Operation[] = [];
-  for (const [contractPath, item] of Object.entries(contract.paths)) {
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (!operation) continue;
-      const requirement = (operation.security ?? contract.security)[0] ?? {};
-      const [scheme, scopes] = Object.entries(requirement)[0] ?? ['ApiKeyAuth', []];
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((parameter) =>
-        resolveParameter(contract, parameter),
-      );
-      result.push({
-        operationId: operation.operationId,
-        method,
-        path: contractPath,
-        expressPath: contractPath.replace(/\{([^}]+)\}/g, ':$1'),
-        scheme: scheme as SecuritySchemeName,
-        scopes,
-        idempotent: parameters.some((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key'),
-      });
-    }
-  }
-  return result;
-}
-
-export const contract = loadContract();
-export const contractOperations = operationsOf(contract);
+export const contractOperations = operationsOf();
 /** Every scope any operation names: the default scopes of a new API key. */
 export const allScopes = [...new Set(contractOperations.flatMap((operation) => operation.scopes))].sort();

@@ -1,0 +1,192 @@
+// The one reader of openapi.yaml shared by the server, the mock and the conformance suite: the YAML load, local
+// `$ref`s, the operations (id, method, path, security, idempotency, parameters) and the named examples. It
+// names no operation and restates nothing of the contract: whatever the file says is what callers get.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export const CONTRACT_PATH = path.resolve(import.meta.dirname, '../openapi.yaml');
+export const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+export type Method = (typeof METHODS)[number];
+
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  schema: JsonObject;
+  example?: Json;
+}
+
+export interface Operation {
+  operationId: string;
+  method: Method;
+  /** The contract's path template, e.g. `/api/v1/products/{productId}`. */
+  path: string;
+  /** JSON pointer of the operation object, e.g. `/paths/~1api~1v1~1products/post`. */
+  pointer: string;
+  /** The first security requirement's scheme, or undefined when the operation is public. */
+  scheme: string | undefined;
+  /** Scopes of that requirement. */
+  scopes: string[];
+  /** Whether the operation takes an `Idempotency-Key` header. */
+  idempotent: boolean;
+  /** Path-level and operation-level parameters, resolved (the operation's win on the same name). */
+  parameters: Parameter[];
+  /** The operation object itself, for what this reader does not interpret (request body, responses). */
+  raw: JsonObject;
+}
+
+export interface NamedExample {
+  name: string;
+  value: Json;
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const escapePointer = (part: string): string => part.replaceAll('~', '~0').replaceAll('/', '~1');
+
+const asArray = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
+
+/** A parsed contract document and what can be read from it without interpreting schemas. */
+export class ContractDocument {
+  readonly doc: JsonObject;
+
+  constructor(doc: JsonObject) {
+    this.doc = doc;
+  }
+
+  static load(file = CONTRACT_PATH): ContractDocument {
+    return new ContractDocument(parse(readFileSync(file, 'utf8')) as JsonObject);
+  }
+
+  /** The value at a local reference or JSON pointer (`#/components/...` or `/components/...`). */
+  pointer(ref: string): Json | undefined {
+    return ref
+      .replace(/^#?\//, '')
+      .split('/')
+      .map((part) => decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~'))
+      .reduce<Json | undefined>(
+        (at, key) => (isObject(at) ? at[key] : Array.isArray(at) ? at[Number(key)] : undefined),
+        this.doc,
+      );
+  }
+
+  /** Follows local `$ref`s until a value that is not a reference. */
+  deref<T extends Json | undefined>(node: T): T {
+    let current: Json | undefined = node;
+    for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
+      if (hops > 30 || !current.$ref.startsWith('#/')) throw new Error(`Cannot follow $ref ${current.$ref}`);
+      current = this.pointer(current.$ref);
+    }
+    return current as T;
+  }
+
+  /** Every HTTP operation of `paths`, in the file's order. */
+  listOperations(): Operation[] {
+    const operations: Operation[] = [];
+    const paths = isObject(this.doc.paths) ? this.doc.paths : {};
+    for (const [route, rawItem] of Object.entries(paths)) {
+      const item = this.deref(rawItem);
+      if (!isObject(item)) continue;
+      for (const method of METHODS) {
+        const raw = item[method];
+        if (!isObject(raw) || typeof raw.operationId !== 'string') continue;
+        const security = Array.isArray(raw.security) ? raw.security : asArray(this.doc.security);
+        const requirement = isObject(security[0]) ? security[0] : {};
+        const [scheme, scopes] = Object.entries(requirement)[0] ?? [];
+        const parameters = this.#parameters([...asArray(item.parameters), ...asArray(raw.parameters)]);
+        operations.push({
+          operationId: raw.operationId,
+          method,
+          path: route,
+          pointer: `/paths/${escapePointer(route)}/${method}`,
+          scheme,
+          scopes: asArray(scopes).filter((scope): scope is string => typeof scope === 'string'),
+          idempotent: parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
+          parameters,
+          raw,
+        });
+      }
+    }
+    return operations;
+  }
+
+  #parameters(raw: Json[]): Parameter[] {
+    const byKey = new Map<string, Parameter>();
+    for (const entry of raw) {
+      const p = this.deref(entry);
+      // cookie parameters are not part of this API
+      if (!isObject(p) || typeof p.name !== 'string' || !['path', 'query', 'header'].includes(String(p.in))) continue;
+      const where = p.in as Parameter['in'];
+      byKey.set(`${where}:${p.name.toLowerCase()}`, {
+        name: p.name,
+        in: where,
+        required: p.required === true,
+        schema: isObject(p.schema) ? p.schema : {},
+        ...(p.example !== undefined ? { example: p.example } : {}),
+      });
+    }
+    return [...byKey.values()];
+  }
+
+  /** The named examples (then the single `example`) of a response or request body, first media type first. */
+  examples(responseOrBody: Json | undefined): NamedExample[] {
+    const resolved = this.deref(responseOrBody);
+    if (!isObject(resolved) || !isObject(resolved.content)) return [];
+    const found: NamedExample[] = [];
+    for (const media of Object.values(resolved.content)) {
+      if (!isObject(media)) continue;
+      for (const [name, example] of Object.entries(isObject(media.examples) ? media.examples : {})) {
+        const value = this.deref(example);
+        if (isObject(value) && 'value' in value) found.push({ name, value: value.value as Json });
+      }
+      if ('example' in media) found.push({ name: 'example', value: media.example as Json });
+    }
+    return found;
+  }
+
+  /** The first documented example body of a response or request body. */
+  firstExample(responseOrBody: Json | undefined): Json | undefined {
+    return this.examples(responseOrBody)[0]?.value;
+  }
+
+  /** A security scheme of `components/securitySchemes`. */
+  securityScheme(name: string): JsonObject | undefined {
+    const schemes = isObject(this.doc.components) ? this.doc.components.securitySchemes : undefined;
+    const scheme = isObject(schemes) ? this.deref(schemes[name]) : undefined;
+    return isObject(scheme) ? scheme : undefined;
+  }
+}
+
+/**
+ * The credential a scheme's `bearerFormat` describes, as a pattern: literal text plus placeholders such as
+ * `<43 base64url characters>` (any other placeholder accepts any non-empty text).
+ */
+export function bearerFormatPattern(format: string): RegExp {
+  const source = format
+    .split(/(<[^>]*>)/)
+    .map((part) => {
+      const placeholder = /^<(\d+)?\s*(base64url|hex)?[^>]*>$/.exec(part);
+      if (!placeholder) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const [, count, alphabet] = placeholder;
+      const chars = alphabet === 'base64url' ? '[A-Za-z0-9_-]' : alphabet === 'hex' ? '[0-9a-fA-F]' : '\\S';
+      return count ? `${chars}{${count}}` : `${chars}+`;
+    })
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+/** Reads openapi.yaml (or another contract file). */
+export function readContract(file = CONTRACT_PATH): ContractDocument {
+  return ContractDocument.load(file);
+}
+
+/** A credential of the form a `bearerFormat` describes (each placeholder filled with `A`s), for tests and mocks. */
+export function bearerFormatExample(format: string): string {
+  return format.replace(/<(\d+)?[^>]*>/g, (_placeholder, count?: string) => 'A'.repeat(Number(count ?? 8)));
+}

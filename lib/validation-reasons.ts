@@ -1,0 +1,27 @@
+// The Portuguese reason of an `error.details` entry for each JSON Schema keyword that failed (the contract's
+// ErrorDetail.reason is "what is wrong, in Portuguese"). Shared so the mock words a violation as a server would.
+export const VALIDATION_REASONS: Readonly<Record<string, string>> = {
+  required: 'campo obrigatório',
+  type: 'tipo inválido',
+  minLength: 'texto curto demais',
+  maxLength: 'texto longo demais',
+  minimum: 'valor abaixo do mínimo',
+  maximum: 'valor acima do máximo',
+  exclusiveMinimum: 'valor abaixo do mínimo',
+  exclusiveMaximum: 'valor acima do máximo',
+  pattern: 'formato inválido',
+  format: 'formato inválido',
+  enum: 'valor não permitido',
+  const: 'valor não permitido',
+  minItems: 'itens de menos',
+  maxItems: 'itens demais',
+  uniqueItems: 'itens repetidos',
+  additionalProperties: 'campo não permitido',
+};
+
+/** A reason for a failed keyword, with the validator's own message in parentheses when there is one. */
+export function validationReason(keyword: string, message?: string): string {
+  const reason = VALIDATION_REASONS[keyword];
+  if (!reason) return message ?? 'inválido';
+  return message ? `${reason} (${message})` : reason;
+}

@@ -1,0 +1,135 @@
+// The answers the mock gives in the contract's own words: the shared responses of components/responses
+// (Unauthorized, BadRequest, NotFound) with their first named example, read from the spec at start-up, and
+// what replaces Prism's reply when Prism made up an error of its own or kept the example's `details`.
+import type http from 'node:http';
+import { type ContractDocument, isObject, type Json, type JsonObject, type Operation } from '../../lib/contract.ts';
+import { type Detail, parseViolations, requestViolations, violationDetails } from './violations.ts';
+
+/** A contract response the proxy can answer with. */
+export interface ContractAnswer {
+  status: number;
+  body: Json;
+}
+
+/** What the proxy answers instead of Prism's own problem+json, keyed by the failure. */
+export interface ContractErrors {
+  unauthorized: ContractAnswer;
+  badRequest: ContractAnswer;
+  notFound: ContractAnswer;
+}
+
+export interface PrismReply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** The status an envelope example states itself (meta.status), as the contract's envelope carries it. */
+function statusOf(body: Json | undefined): number | undefined {
+  const meta = isObject(body) ? body.meta : undefined;
+  return isObject(meta) && typeof meta.status === 'number' ? meta.status : undefined;
+}
+
+/** The first example of a response object as an answer, when it is an envelope stating its status. */
+export function exampleAnswer(contract: ContractDocument, response: Json | undefined): ContractAnswer | undefined {
+  const body = contract.firstExample(response);
+  const status = statusOf(body);
+  return body === undefined || status === undefined ? undefined : { status, body };
+}
+
+function sharedAnswer(contract: ContractDocument, name: string): ContractAnswer {
+  const responses = isObject(contract.doc.components) ? contract.doc.components.responses : undefined;
+  const answer = exampleAnswer(contract, isObject(responses) ? responses[name] : undefined);
+  if (!answer) {
+    throw new Error(`The mock needs #/components/responses/${name} with a named example stating meta.status.`);
+  }
+  return answer;
+}
+
+export function loadContractErrors(contract: ContractDocument): ContractErrors {
+  return {
+    unauthorized: sharedAnswer(contract, 'Unauthorized'),
+    badRequest: sharedAnswer(contract, 'BadRequest'),
+    notFound: sharedAnswer(contract, 'NotFound'),
+  };
+}
+
+/** An envelope with this request's details (none: the key is left out) and the time it was answered. */
+export function withDetails(answer: ContractAnswer, details: Detail[]): ContractAnswer {
+  if (!isObject(answer.body) || !isObject(answer.body.error)) return answer;
+  const { details: _example, ...error } = answer.body.error;
+  const meta = isObject(answer.body.meta) ? answer.body.meta : {};
+  const body: JsonObject = {
+    ...answer.body,
+    error: details.length > 0 ? { ...error, details } : error,
+    meta: { ...meta, timestamp: new Date().toISOString() },
+  };
+  return { status: answer.status, body };
+}
+
+/**
+ * The contract's catch-all 500 `INTERNAL_ERROR` (its description: "any operation may answer ... 500
+ * INTERNAL_ERROR"), in the envelope of the BadRequest example: what the mock answers when Prism does not.
+ */
+export function internalError(errors: ContractErrors, message: string): ContractAnswer {
+  const { body } = withDetails(errors.badRequest, []);
+  if (!isObject(body) || !isObject(body.error) || !isObject(body.meta)) return { status: 500, body };
+  return {
+    status: 500,
+    body: { ...body, error: { ...body.error, message, code: 'INTERNAL_ERROR' }, meta: { ...body.meta, status: 500 } },
+  };
+}
+
+function parseJson(body: Buffer): Json | undefined {
+  try {
+    return JSON.parse(body.toString('utf8')) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Prism's own problem+json: what failed in its `type` (…/prism/errors#TYPE), and its `validation` list. */
+function prismProblem(reply: PrismReply): { type: string; validation: Json | undefined } {
+  if (!String(reply.headers['content-type'] ?? '').startsWith('application/problem+json')) {
+    return { type: '', validation: undefined };
+  }
+  const problem = parseJson(reply.body);
+  if (!isObject(problem)) return { type: '', validation: undefined };
+  return { type: String(problem.type ?? '').replace(/^.*#/, ''), validation: problem.validation };
+}
+
+/**
+ * Decides what the client gets for one of Prism's replies: the reply itself, or the contract's answer when
+ * Prism made up an error of its own. An invalid request always gets a 400 whose `details` are Prism's own
+ * violations (the operation's documented 400 example when Prism chose it, else the shared BadRequest).
+ */
+export function reconcile(
+  reply: PrismReply,
+  errors: ContractErrors,
+  operation?: Pick<Operation, 'parameters'>,
+): ContractAnswer | undefined {
+  const { type: problem, validation } = prismProblem(reply);
+  // Prism states the violations in its header when it answers with a documented response, else in its problem
+  // (there without the leading `request` of their location)
+  const header = parseViolations(reply.headers['sl-violations']);
+  const violations = requestViolations(
+    header.length > 0
+      ? header
+      : parseViolations(JSON.stringify(validation ?? [])).map((v) => ({
+          ...v,
+          location: ['request', ...(v.location ?? [])],
+        })),
+  );
+  if (problem === 'UNAUTHORIZED' || violations.some((v) => v.code === 401)) {
+    return reply.status === errors.unauthorized.status && !problem ? undefined : errors.unauthorized;
+  }
+  if (['UNPROCESSABLE_ENTITY', 'INVALID_CONTENT_TYPE'].includes(problem) || violations.length > 0) {
+    const documented = !problem && reply.status === errors.badRequest.status ? parseJson(reply.body) : undefined;
+    const template = documented === undefined ? errors.badRequest : { status: reply.status, body: documented };
+    const names = operation?.parameters.map((p) => p.name) ?? [];
+    return withDetails(template, violationDetails(violations, names));
+  }
+  // Prism's router found no operation for the path: the contract's 404.
+  if (/^NO_(PATH|RESOURCE|SERVER)_/.test(problem)) return errors.notFound;
+  return undefined;
+}

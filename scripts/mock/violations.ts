@@ -1,0 +1,77 @@
+// Prism's own account of what is wrong with a request (the `sl-violations` response header) turned into the
+// contract's `error.details`: one entry per failing field, with its location and dotted path.
+import { isObject, type JsonObject } from '../../lib/contract.ts';
+import { validationReason } from '../../lib/validation-reasons.ts';
+
+export interface PrismViolation {
+  location?: string[];
+  code?: string | number;
+  message?: string;
+  severity?: string;
+}
+
+export interface Detail extends JsonObject {
+  location: string;
+  path: string;
+  reason: string;
+}
+
+const LOCATIONS = new Set(['body', 'query', 'path', 'header']);
+
+/** The violations of a Prism reply's header (none when absent or unreadable). */
+export function parseViolations(header: string | string[] | undefined): PrismViolation[] {
+  if (typeof header !== 'string') return [];
+  try {
+    const parsed: unknown = JSON.parse(header);
+    return Array.isArray(parsed) ? parsed.filter(isObject) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Violations of the request (not of Prism's own response), errors only. */
+export function requestViolations(violations: PrismViolation[]): PrismViolation[] {
+  return violations.filter((v) => v.location?.[0] === 'request' && (v.severity ?? 'Error') === 'Error');
+}
+
+/** The property a `required` or `additionalProperties` violation is about: Prism names it in the message only. */
+function namedProperty(violation: PrismViolation): string | undefined {
+  const message = violation.message ?? '';
+  if (violation.code === 'required') return /required property '([^']+)'/.exec(message)?.[1];
+  if (violation.code === 'additionalProperties') return /found '([^']+)'/.exec(message)?.[1];
+  return undefined;
+}
+
+/**
+ * One violation as a detail. Prism lower-cases query and path parameter names: `parameters` (the operation's)
+ * give them back their contract spelling; header names stay lower-case, as HTTP has them.
+ */
+export function detailOf(violation: PrismViolation, parameters: string[] = []): Detail | undefined {
+  const [, location = '', ...named] = violation.location ?? [];
+  if (!LOCATIONS.has(location)) return undefined;
+  const [first, ...rest] = named;
+  const spelled =
+    location === 'query' || location === 'path' ? parameters.find((p) => p.toLowerCase() === first) : undefined;
+  const segments = first === undefined ? [] : [spelled ?? first, ...rest];
+  const property = namedProperty(violation);
+  const path = [...segments, ...(property ? [property] : [])].join('.');
+  return {
+    location,
+    path: location === 'header' ? path.toLowerCase() : path,
+    reason: validationReason(String(violation.code ?? ''), violation.message),
+  };
+}
+
+/** The details of a request's violations, one per distinct field and reason. */
+export function violationDetails(violations: PrismViolation[], parameters: string[] = []): Detail[] {
+  const seen = new Set<string>();
+  const details: Detail[] = [];
+  for (const violation of requestViolations(violations)) {
+    const detail = detailOf(violation, parameters);
+    const key = detail && `${detail.location} ${detail.path} ${detail.reason}`;
+    if (!detail || !key || seen.has(key)) continue;
+    seen.add(key);
+    details.push(detail);
+  }
+  return details;
+}
