@@ -3466,7 +3466,7 @@ export interface components {
              * @default 5000
              */
             timeout: number;
-            /** @description Key used to sign deliveries (see the `webhook-signature` header of the Webhook events). Write-only: it is never returned; the read shape only says `hasSecret`. Omit it for unsigned deliveries. */
+            /** @description Key used to sign deliveries (see the `webhook-signature` header of the Webhook events). Write-only: it is never returned; the read shape only says `hasSecret`. Omit it for unsigned deliveries. The form (`whsec_` and the standard base64, with `=` padding, of 24 to 64 random bytes, as Standard Webhooks defines it) is inferred: section 6 says the signature scheme is not shown. Any other form is refused with a 400 `VALIDATION_ERROR` naming `secret`. Generate one with e.g. `node -e "console.log('whsec_' + crypto.randomBytes(32).toString('base64'))"`. */
             secret?: string;
             /** @description Extra HTTP headers sent with every delivery (header name → value); null for none. They cannot override the `webhook-*` or `content-type` headers. */
             headers?: {
@@ -3492,7 +3492,7 @@ export interface components {
             retryAttempts?: number;
             /** @description How long one delivery attempt waits for the response, in milliseconds. The unit (milliseconds), the bounds 1000–30000 and the default 5000 are inferred: section 2.9 says they are not shown. */
             timeout?: number;
-            /** @description Key used to sign deliveries (see the `webhook-signature` header of the Webhook events). Write-only: it is never returned; the read shape only says `hasSecret`. Sending a new value rotates it; null removes it (deliveries are then unsigned). */
+            /** @description Key used to sign deliveries (see the `webhook-signature` header of the Webhook events). Write-only: it is never returned; the read shape only says `hasSecret`. Sending a new value rotates it; null removes it (deliveries are then unsigned). The form (`whsec_` and the standard base64, with `=` padding, of 24 to 64 random bytes, as Standard Webhooks defines it) is inferred: section 6 says the signature scheme is not shown. Any other form is refused with a 400 `VALIDATION_ERROR` naming `secret`. Generate one with e.g. `node -e "console.log('whsec_' + crypto.randomBytes(32).toString('base64'))"`. */
             secret?: string | null;
             /** @description Extra HTTP headers sent with every delivery (header name → value); null for none. They cannot override the `webhook-*` or `content-type` headers. */
             headers?: {
@@ -3980,9 +3980,11 @@ export interface components {
          *
          *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
          *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-         *     HMAC-SHA256(key, content):
+         *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+         *     (`new Webhook(secret).verify(body, headers)`):
          *
-         *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+         *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+         *       before the contract required that form is used as its UTF-8 bytes);
          *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
          *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
          *       received (do not re-serialize the JSON).
@@ -7548,9 +7550,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7611,9 +7615,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7674,9 +7680,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7737,9 +7745,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7800,9 +7810,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7863,9 +7875,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7926,9 +7940,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7989,9 +8005,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8052,9 +8070,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8115,9 +8135,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8178,9 +8200,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8241,9 +8265,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
