@@ -15,7 +15,8 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'server', include: ['server/**/*.test.ts'], environment: 'node' },
+        // The first test of a file that uses server/test/fixture.ts starts that file's server (migrations included).
+        test: { name: 'server', include: ['server/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
       },
       {
         test: { name: 'conformance', include: ['conformance-tests/**/*.test.ts'], environment: 'node' },

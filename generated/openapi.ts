@@ -1842,7 +1842,11 @@ export interface components {
             description?: string;
             /** @description Defaults to the name. The maximum length is inferred. */
             shortDescription?: string;
-            status?: components["schemas"]["ProductStatus"];
+            /**
+             * @description **Inferred** — the source does not say which status a new product has; a draft until published.
+             * @default DRAFT
+             */
+            status: components["schemas"]["ProductStatus"];
             stock?: components["schemas"]["StockInput"];
             logistics?: components["schemas"]["Logistics"];
             sku?: components["schemas"]["NullableCode"];

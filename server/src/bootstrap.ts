@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { allScopes } from './contract.ts';
+import { now } from './domain/clock.ts';
 import { API_KEY_PREFIX, hashSecret, newSecret } from './domain/secrets.ts';
-import { now } from './repositories/columns.ts';
-import type { Repositories } from './repositories/index.ts';
+import type { Repositories } from './resources/index.ts';
 
 export function generateAdminToken(): string {
   return `sf_admin_${randomBytes(32).toString('base64url')}`;

@@ -1,4 +1,5 @@
 import type { components } from '../../generated/openapi.ts';
+import { DuplicateRecord } from './domain/duplicate-record.ts';
 
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ErrorDetail = components['schemas']['ErrorDetail'];
@@ -60,4 +61,14 @@ export function errorBody(status: number, code: ErrorCode, message: string, deta
     error: { message, code, ...(details && details.length > 0 ? { details } : {}) },
     meta: { timestamp: new Date().toISOString(), status },
   };
+}
+
+/** Runs a repository write and turns a `DuplicateRecord` into 409 DUPLICATE_ENTRY naming the clashing field. */
+export async function duplicateAs<T>(write: Promise<T>, path: string, reason: string): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof DuplicateRecord) throw duplicateEntry(path, reason);
+    throw error;
+  }
 }

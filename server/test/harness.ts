@@ -5,12 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
-import type { paths } from '../../generated/openapi.ts';
 import { createApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Engine, openStore } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
-import type { Handlers } from '../src/handlers/types.ts';
+import type { Handlers } from '../src/resources/operation.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** Both engines run the same tests; SERVER_TEST_ENGINES=sqlite narrows it for a quick local loop. */
@@ -133,5 +132,3 @@ export async function createTenant(server: TestServer, scopes?: string[]): Promi
 }
 
 export const adminHeaders = (server: TestServer) => ({ authorization: `Bearer ${server.adminToken}` });
-
-export type ContractPath = keyof paths;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import type { Database } from './schema.ts';
+import type { Database } from '../resources/index.ts';
 import { adaptNodeSqlite } from './sqlite-adapter.ts';
 
 export type Engine = 'sqlite' | 'postgres';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { now } from '../domain/clock.ts';
 import { notFound } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
 import type { Kit } from '../repositories/kits-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
 import { requireReferences } from './offer-rules.ts';
-import { type Handlers, ok } from './types.ts';
 
 const itemReferences = (items: Kit['items']) =>
   items.map((item, index) => ({ path: `items.${index}.productId`, id: item.productId }));

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { now } from '../domain/clock.ts';
 import { bodyFieldError, notFound } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
 import type { Metatag } from '../repositories/metatags-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
-import { type Handlers, ok } from './types.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
 
 /** `ALL` means every page and is not combined with other pages. */
 function checkPages(pages: Metatag['pages']): void {

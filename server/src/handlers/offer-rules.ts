@@ -1,6 +1,6 @@
 // Rules shared by the offers and pricing handlers: references to the store's catalog and validity windows.
 import { bodyFieldError, detail, type ErrorDetail, referenceNotFound } from '../errors.ts';
-import type { Repositories } from '../repositories/index.ts';
+import type { Repositories } from '../resources/index.ts';
 
 /** A referenced id and the body path that carried it (`items.1.productId`, `triggerProductIds.0`). */
 export interface Reference {
@@ -23,11 +23,11 @@ export async function requireReferences(
   categories: readonly Reference[] = [],
 ): Promise<void> {
   const [knownProducts, knownCategories] = await Promise.all([
-    repositories.products.existing(
+    repositories.products.existingProductIds(
       storeId,
       products.map((ref) => ref.id),
     ),
-    repositories.categories.existing(
+    repositories.categories.existingCategoryIds(
       storeId,
       categories.map((ref) => ref.id),
     ),

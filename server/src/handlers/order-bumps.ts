@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
+import { now } from '../domain/clock.ts';
 import { discountedPrice } from '../domain/pricing.ts';
 import { bodyFieldError, detail, notFound, referenceNotFound } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
 import type { OrderBump } from '../repositories/order-bumps-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
+import type { Deps } from '../resources/operation.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
 import { referencesAt, requirePercentAtMost100, requireReferences, requireWindow } from './offer-rules.ts';
-import type { Deps } from './types.ts';
-import { type Handlers, ok } from './types.ts';
 
 type OrderBumpUpdate = components['schemas']['OrderBumpUpdate'];
 
@@ -42,13 +42,15 @@ async function priceFromCatalog(
     ],
     referencesAt('targetCategoryIds', sent.targetCategoryIds),
   );
-  const product = await repositories.products.find(storeId, bump.productId);
+  const product = await repositories.products.getProductById(storeId, bump.productId);
   // Only an update that leaves productId alone gets here without the product (it was deleted since): the
   // stored prices stay, so such a bump can still be paused or edited.
   if (!product) return { price: bump.price, discountedPrice: bump.discountedPrice, cover: null };
   let price = product.price;
   if (bump.productVariantId !== null) {
-    const variant = (await repositories.products.variants(product.id)).find((v) => v.id === bump.productVariantId);
+    const variant = (await repositories.products.productVariants(product.id)).find(
+      (v) => v.id === bump.productVariantId,
+    );
     if (!variant) {
       throw referenceNotFound([
         detail('body', 'productVariantId', `variante não encontrada no produto: ${bump.productVariantId}`),

@@ -1,6 +1,6 @@
 import { detail, type ErrorDetail, referenceNotFound } from '../errors.ts';
-import type { ProductRecord, Variant } from '../repositories/products-repository.ts';
-import type { Deps } from './types.ts';
+import type { Deps } from '../resources/operation.ts';
+import type { ProductRecord, Variant } from '../resources/products/repository.ts';
 
 /** What a line of an order or cart takes from the store's product (and its variant, when one is chosen). */
 export interface ProductLine {
@@ -46,7 +46,8 @@ export async function productLines(
       continue;
     }
     const productId = line.productId.toLowerCase();
-    if (!products.has(productId)) products.set(productId, await repositories.products.find(storeId, productId));
+    if (!products.has(productId))
+      products.set(productId, await repositories.products.getProductById(storeId, productId));
     const product = products.get(productId);
     if (!product) {
       problems.push(detail('body', `items.${index}.productId`, `produto não encontrado: ${line.productId}`));
@@ -56,7 +57,7 @@ export async function productLines(
     let variant: Variant | undefined;
     if (line.variantId) {
       const variantId = line.variantId.toLowerCase();
-      if (!variants.has(product.id)) variants.set(product.id, await repositories.products.variants(product.id));
+      if (!variants.has(product.id)) variants.set(product.id, await repositories.products.productVariants(product.id));
       variant = variants.get(product.id)?.find((candidate) => candidate.id === variantId);
       if (!variant) {
         problems.push(detail('body', `items.${index}.variantId`, `variante não encontrada: ${line.variantId}`));

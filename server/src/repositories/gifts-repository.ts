@@ -77,7 +77,7 @@ export function giftsRepository(db: Kysely<Database>) {
       let query = db.selectFrom('gifts').where('store_id', '=', storeId);
       if (filters.active !== undefined) query = query.where('active', '=', flagColumn(filters.active));
       if (filters.search) query = query.where(sql`lower(name)`, 'like', containsPattern(filters.search));
-      const { rows, page } = await newestFirstPage(query, request, 'asc');
+      const { rows, pagination: page } = await newestFirstPage(query, request, 'asc');
       return { gifts: rows.map(toGift), page };
     },
   };

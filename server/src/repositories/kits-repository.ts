@@ -73,7 +73,7 @@ export function kitsRepository(db: Kysely<Database>) {
       let query = db.selectFrom('kits').where('store_id', '=', storeId);
       if (filters.status) query = query.where('status', '=', filters.status);
       if (filters.search) query = query.where(sql`lower(name)`, 'like', containsPattern(filters.search));
-      const { rows, page } = await newestFirstPage(query, request, 'asc');
+      const { rows, pagination: page } = await newestFirstPage(query, request, 'asc');
       return { kits: rows.map(toKit), page };
     },
   };

@@ -76,7 +76,7 @@ export function metatagsRepository(db: Kysely<Database>) {
       if (filters.active !== undefined) query = query.where('active', '=', flagColumn(filters.active));
       if (filters.placement) query = query.where('placement', '=', filters.placement);
       if (filters.search) query = query.where(sql`lower(name)`, 'like', containsPattern(filters.search));
-      const { rows, page } = await newestFirstPage(query, request);
+      const { rows, pagination: page } = await newestFirstPage(query, request);
       return { metatags: rows.map(toMetatag), page };
     },
   };

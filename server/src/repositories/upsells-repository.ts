@@ -85,7 +85,7 @@ export function upsellsRepository(db: Kysely<Database>) {
           eb.or([eb(sql`lower(name)`, 'like', pattern), eb(sql`lower(title)`, 'like', pattern)]),
         );
       }
-      const { rows, page } = await newestFirstPage(query, request, 'asc');
+      const { rows, pagination: page } = await newestFirstPage(query, request, 'asc');
       return { upsells: rows.map(toUpsell), page };
     },
   };

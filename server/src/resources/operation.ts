@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { operations } from '../../../generated/openapi.ts';
 import type { OperationId } from '../contract.ts';
-import type { Repositories } from '../repositories/index.ts';
+import type { DomainEvents } from '../domain/events.ts';
+import type { Repositories } from './index.ts';
 
 type Operation<Op extends OperationId> = operations[Op];
 type JsonOf<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : undefined;
@@ -35,10 +36,6 @@ export interface Deps {
   repositories: Repositories;
   /** Called after a change a webhook or automation may care about. */
   events: DomainEvents;
-}
-
-export interface DomainEvents {
-  emit(storeId: string, name: string, payload: Record<string, unknown>): void;
 }
 
 export type Handler<Op extends OperationId> = (input: Input<Op>, deps: Deps) => Promise<Reply<Op>>;

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { components } from '../../../generated/openapi.ts';
-import { slugify } from '../domain/slug.ts';
-import { bodyFieldError, duplicateEntry, notFound } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
-import { paginationOf } from '../repositories/pagination.ts';
-import { type ProductRecord, type ProductsRepository, productOf } from '../repositories/products-repository.ts';
-import { isUniqueViolation } from '../repositories/unique-violation.ts';
-import { type Handlers, ok } from './types.ts';
+import type { components } from '../../../../generated/openapi.ts';
+import { now } from '../../domain/clock.ts';
+import { slugify } from '../../domain/slug.ts';
+import { bodyFieldError, duplicateAs, notFound } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import { type ProductRecord, productOf } from './repository.ts';
 
 type ProductCreate = components['schemas']['ProductCreate'];
 
@@ -20,15 +18,7 @@ function checkProductRules(product: ProductRecord): void {
   }
 }
 
-/** Stores the product; a slug already used in the store is 409 DUPLICATE_ENTRY. */
-async function save(products: ProductsRepository, product: ProductRecord, existing: boolean): Promise<void> {
-  try {
-    await (existing ? products.replace(product) : products.insert(product));
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateEntry('slug', `slug já utilizado: ${product.slug}`);
-    throw error;
-  }
-}
+const slugTaken = (product: ProductRecord) => ['slug', `slug já utilizado: ${product.slug}`] as const;
 
 function newProduct(storeId: string, currency: string, body: ProductCreate): ProductRecord {
   const at = now();
@@ -38,7 +28,7 @@ function newProduct(storeId: string, currency: string, body: ProductCreate): Pro
     name: body.name,
     slug: slugify(body.name),
     type: body.type,
-    status: body.status ?? 'DRAFT',
+    status: body.status,
     price: body.price,
     discountedPrice: body.discountedPrice ?? null,
     costPrice: body.costPrice ?? null,
@@ -67,28 +57,28 @@ export const productHandlers: Pick<
   'listProducts' | 'createProduct' | 'getProductById' | 'updateProduct' | 'deleteProduct'
 > = {
   async listProducts({ storeId, query }, { repositories }) {
-    const { records, page } = await repositories.products.list(storeId, query, query);
-    return { status: 200, body: ok({ products: records.map(productOf), pagination: paginationOf(page) }) };
+    const { products, pagination } = await repositories.products.listProducts(storeId, query, query);
+    return { status: 200, body: ok({ products: products.map(productOf), pagination }) };
   },
 
   async createProduct({ storeId, body }, { repositories, events }) {
     const store = await repositories.stores.find(storeId);
     const product = newProduct(storeId, store?.currency ?? 'BRL', body);
     checkProductRules(product);
-    await save(repositories.products, product, false);
+    await duplicateAs(repositories.products.createProduct(product), ...slugTaken(product));
     events.emit(storeId, 'PRODUCT_CREATED', { product: productOf(product) });
     return { status: 201, body: ok({ product: productOf(product) }) };
   },
 
   async getProductById({ storeId, path }, { repositories }) {
-    const product = await repositories.products.find(storeId, path.productId);
+    const product = await repositories.products.getProductById(storeId, path.productId);
     if (!product) throw notFound();
-    const variants = await repositories.products.variants(product.id);
+    const variants = await repositories.products.productVariants(product.id);
     return { status: 200, body: ok({ product: { ...productOf(product), variants } }) };
   },
 
   async updateProduct({ storeId, path, body }, { repositories, events }) {
-    const current = await repositories.products.find(storeId, path.productId);
+    const current = await repositories.products.getProductById(storeId, path.productId);
     if (!current) throw notFound();
     const { stock, media, slug, ...fields } = body;
     const updated: ProductRecord = {
@@ -103,14 +93,14 @@ export const productHandlers: Pick<
       updatedAt: now(),
     };
     checkProductRules(updated);
-    await save(repositories.products, updated, true);
+    await duplicateAs(repositories.products.updateProduct(updated), ...slugTaken(updated));
     events.emit(storeId, 'PRODUCT_UPDATED', { product: productOf(updated) });
     return { status: 200, body: ok({ product: productOf(updated) }) };
   },
 
   async deleteProduct({ storeId, path }, { repositories, events }) {
-    const product = await repositories.products.find(storeId, path.productId);
-    if (!product || !(await repositories.products.delete(storeId, product.id))) throw notFound();
+    const product = await repositories.products.getProductById(storeId, path.productId);
+    if (!product || !(await repositories.products.deleteProduct(storeId, product.id))) throw notFound();
     events.emit(storeId, 'PRODUCT_DELETED', { product: productOf(product) });
     return { status: 204, body: undefined };
   },

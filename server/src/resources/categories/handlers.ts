@@ -1,20 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { slugify } from '../domain/slug.ts';
-import { detail, duplicateEntry, notFound, referenceNotFound } from '../errors.ts';
-import type { CategoriesRepository, Category } from '../repositories/categories-repository.ts';
-import { now } from '../repositories/columns.ts';
-import { paginationOf } from '../repositories/pagination.ts';
-import { isUniqueViolation } from '../repositories/unique-violation.ts';
-import { type Handlers, ok } from './types.ts';
+import { now } from '../../domain/clock.ts';
+import { slugify } from '../../domain/slug.ts';
+import { detail, duplicateAs, notFound, referenceNotFound } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import type { CategoryRecord } from './repository.ts';
 
-async function save(categories: CategoriesRepository, category: Omit<Category, 'productCount'>, existing: boolean) {
-  try {
-    await (existing ? categories.update(category) : categories.insert(category));
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateEntry('name', `slug já utilizado: ${category.slug}`);
-    throw error;
-  }
-}
+const slugTaken = (category: CategoryRecord) => ['name', `slug já utilizado: ${category.slug}`] as const;
 
 export const categoryHandlers: Pick<
   Handlers,
@@ -26,13 +17,13 @@ export const categoryHandlers: Pick<
   | 'assignCategoryProducts'
 > = {
   async listCategories({ storeId, query }, { repositories }) {
-    const { categories, page } = await repositories.categories.list(storeId, query.search, query);
-    return { status: 200, body: ok({ categories, pagination: paginationOf(page) }) };
+    const { categories, pagination } = await repositories.categories.listCategories(storeId, query.search, query);
+    return { status: 200, body: ok({ categories, pagination }) };
   },
 
   async createCategory({ storeId, body }, { repositories }) {
     const at = now();
-    const category = {
+    const category: CategoryRecord = {
       id: randomUUID(),
       storeId,
       name: body.name,
@@ -41,45 +32,45 @@ export const categoryHandlers: Pick<
       createdAt: at,
       updatedAt: at,
     };
-    await save(repositories.categories, category, false);
+    await duplicateAs(repositories.categories.createCategory(category), ...slugTaken(category));
     return { status: 201, body: ok({ category: { ...category, productCount: 0 } }) };
   },
 
   async getCategoryById({ storeId, path }, { repositories }) {
-    const category = await repositories.categories.find(storeId, path.categoryId);
+    const category = await repositories.categories.getCategoryById(storeId, path.categoryId);
     if (!category) throw notFound();
     return { status: 200, body: ok({ category }) };
   },
 
   async updateCategory({ storeId, path, body }, { repositories }) {
-    const current = await repositories.categories.find(storeId, path.categoryId);
+    const current = await repositories.categories.getCategoryById(storeId, path.categoryId);
     if (!current) throw notFound();
     const { productCount, ...fields } = current;
-    const updated = {
+    const updated: CategoryRecord = {
       ...fields,
       ...body,
       slug: body.name !== undefined ? slugify(body.name) : current.slug,
       updatedAt: now(),
     };
-    await save(repositories.categories, updated, true);
+    await duplicateAs(repositories.categories.updateCategory(updated), ...slugTaken(updated));
     return { status: 200, body: ok({ category: { ...updated, productCount } }) };
   },
 
   async deleteCategory({ storeId, path }, { repositories }) {
-    if (!(await repositories.categories.delete(storeId, path.categoryId))) throw notFound();
+    if (!(await repositories.categories.deleteCategory(storeId, path.categoryId))) throw notFound();
     return { status: 204, body: undefined };
   },
 
   async assignCategoryProducts({ storeId, path, body }, { repositories }) {
-    const category = await repositories.categories.find(storeId, path.categoryId);
+    const category = await repositories.categories.getCategoryById(storeId, path.categoryId);
     if (!category) throw notFound();
-    const known = await repositories.products.existing(storeId, body.productIds);
+    const known = await repositories.products.existingProductIds(storeId, body.productIds);
     const unknown = body.productIds
       .map((id, index) => ({ id, index }))
       .filter(({ id }) => !known.has(id))
       .map(({ id, index }) => detail('body', `productIds.${index}`, `produto não encontrado: ${id}`));
     if (unknown.length > 0) throw referenceNotFound(unknown);
-    const assignedCount = await repositories.categories.link(category.id, body.productIds, now());
+    const assignedCount = await repositories.categories.assignCategoryProducts(category.id, body.productIds, now());
     return { status: 200, body: ok({ success: true, assignedCount }) };
   },
 };
