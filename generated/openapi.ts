@@ -2826,8 +2826,12 @@ export interface components {
              * @enum {string}
              */
             type: "PRODUCT";
-            /** @enum {string} */
-            status?: "ACTIVE" | "INACTIVE";
+            /**
+             * @description **Inferred** — the source does not say which status a new bump has; active, like the other offers.
+             * @default ACTIVE
+             * @enum {string}
+             */
+            status: "ACTIVE" | "INACTIVE";
             productId: components["schemas"]["Uuid"];
             productVariantId?: components["schemas"]["Uuid"] | null;
             /** @enum {string} */
@@ -2860,7 +2864,11 @@ export interface components {
             standaloneSettings?: {
                 [key: string]: unknown;
             } | null;
-            buttonText?: string;
+            /**
+             * @description **Inferred** — the source shows the field, not its default; the reference server's label.
+             * @default Adicionar ao pedido
+             */
+            buttonText: string;
         };
         /** @description **Inferred** — section 2.9 says the update body is not shown; same fields as OrderBumpCreate, all optional, at least one. Referenced ids must exist in the store, else 422 REFERENCE_NOT_FOUND. */
         OrderBumpUpdate: {

@@ -237,81 +237,6 @@ export interface MetatagsTable {
 
 // Offers, pricing and the external checkout (migration 004).
 
-export interface KitsTable {
-  id: string;
-  store_id: string;
-  name: string;
-  description: string | null;
-  status: string;
-  price: string;
-  items: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface GiftsTable {
-  id: string;
-  store_id: string;
-  name: string;
-  product_id: string;
-  active: number;
-  min_cart_total: string;
-  max_quantity: number;
-  starts_at: string | null;
-  ends_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface UpsellsTable {
-  id: string;
-  store_id: string;
-  name: string;
-  product_id: string;
-  trigger_product_ids: string;
-  discount_type: string;
-  discount_amount: string;
-  title: string;
-  description: string | null;
-  active: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface OrderBumpsTable {
-  id: string;
-  store_id: string;
-  name: string;
-  description: string | null;
-  type: string;
-  status: string;
-  product_id: string;
-  product_variant_id: string | null;
-  discount_type: string;
-  discount_amount: string;
-  title: string;
-  subtitle: string | null;
-  image: string;
-  price: string;
-  discounted_price: string;
-  auto_add: number;
-  required: number;
-  max_quantity: number;
-  starts_at: string | null;
-  ends_at: string | null;
-  trigger_product_ids: string;
-  target_category_ids: string;
-  min_cart_total: string | null;
-  max_cart_total: string | null;
-  position: number;
-  display_order: number;
-  is_standalone: number;
-  standalone_settings: string | null;
-  button_text: string;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface CouponsTable {
   id: string;
   store_id: string;
@@ -402,10 +327,6 @@ export interface LegacyTables {
   checkout_keys: CheckoutKeysTable;
   rate_limits: RateLimitsTable;
   idempotency_keys: IdempotencyKeysTable;
-  kits: KitsTable;
-  gifts: GiftsTable;
-  upsells: UpsellsTable;
-  order_bumps: OrderBumpsTable;
   coupons: CouponsTable;
   discount_ranges: DiscountRangesTable;
   discount_range_tiers: DiscountRangeTiersTable;

@@ -50,25 +50,30 @@ export function pageOf(request: PageRequest, total: number, defaultLimit = 20): 
 export const containsPattern = (search: string): string => `%${search.toLowerCase().replace(/[%_\\]/g, '')}%`;
 
 /**
- * A page of a filtered store query, newest first (ties by id): the total of the filter and the rows of the page.
- * `tieBreak` keeps each list's established order among rows created in the same millisecond.
+ * A list's order: `'desc'`/`'asc'` for newest first with ties by id in that direction (each list keeps its
+ * established order among rows created in the same millisecond), or the columns to sort by.
  */
+export type PageOrder = 'asc' | 'desc' | readonly (readonly [column: string, direction: 'asc' | 'desc'])[];
+
+/** A page of a filtered store query in the given order: the total of the filter and the rows of the page. */
 export async function newestFirstPage<T extends StoreTableName>(
   query: SelectQueryBuilder<Database, T, object>,
   request: PageRequest,
-  tieBreak: 'asc' | 'desc' = 'desc',
+  order: PageOrder = 'desc',
 ) {
   const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const { offset, ...pagination } = pageOf(request, Number(counted?.n ?? 0));
-  const rows = await query
-    .selectAll()
-    .orderBy(sql.ref('created_at'), 'desc')
-    .orderBy(sql.ref('id'), tieBreak)
-    .limit(pagination.limit)
-    .offset(offset)
-    .execute();
+  const columns =
+    typeof order === 'string'
+      ? ([
+          ['created_at', 'desc'],
+          ['id', order],
+        ] as const)
+      : order;
+  let rows = query.selectAll();
+  for (const [column, direction] of columns) rows = rows.orderBy(sql.ref(column), direction);
   // selectAll() of a single-table query is exactly that table's row.
-  return { rows: rows as Row<T>[], pagination };
+  return { rows: (await rows.limit(pagination.limit).offset(offset).execute()) as Row<T>[], pagination };
 }
 
 const camelCased = new Map<string, string>();
@@ -173,16 +178,16 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
       return Number(result.numDeletedRows) > 0;
     },
 
-    /** The store's rows, narrowed by `filter` (the list's query parameters), newest first. */
+    /** A page of the store's rows, narrowed by `filter` (the list's query parameters), newest first by default. */
     async page(
       storeId: string,
       request: PageRequest,
       filter: (query: SelectQueryBuilder<Database, T, object>) => SelectQueryBuilder<Database, T, object> = (q) => q,
-      tieBreak: 'asc' | 'desc' = 'desc',
+      order: 'asc' | 'desc' | readonly (readonly [keyof Row<T> & string, 'asc' | 'desc'])[] = 'desc',
     ): Promise<{ records: Stored[]; pagination: Pagination }> {
       const scoped = rows.selectFrom(name).where('store_id', '=', storeId);
       const query = filter(scoped as unknown as SelectQueryBuilder<Database, T, object>);
-      const { rows: page, pagination } = await newestFirstPage(query, request, tieBreak);
+      const { rows: page, pagination } = await newestFirstPage(query, request, order);
       return { records: page.map(decode), pagination };
     },
   };

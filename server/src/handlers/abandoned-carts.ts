@@ -5,8 +5,8 @@ import { notFound, validationError } from '../errors.ts';
 import type { AbandonedCart } from '../repositories/abandoned-carts-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
+import { productLines } from '../resources/products/product-lines.ts';
 import { contactProblems } from './customers.ts';
-import { productLines } from './product-lines.ts';
 
 /** The checkout page that reopens a cart, addressed by the cart id. */
 const recoveryUrl = (cartId: string): string => `https://checkout.example.com/recuperar/${cartId}`;

@@ -22,8 +22,8 @@ import {
 } from '../repositories/orders-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
+import { productLines } from '../resources/products/product-lines.ts';
 import { contactProblems, documentProblem } from './customers.ts';
-import { productLines } from './product-lines.ts';
 
 type Schemas = components['schemas'];
 type AdminOrderCreate = Schemas['AdminOrderCreate'];

@@ -6,13 +6,32 @@ import { createLegacyRepositories } from '../repositories/index.ts';
 import { categoryHandlers } from './categories/handlers.ts';
 import { categoriesRepository } from './categories/repository.ts';
 import type { CategoryTables } from './categories/table.ts';
+import { giftHandlers } from './gifts/handlers.ts';
+import { giftsRepository } from './gifts/repository.ts';
+import type { GiftTables } from './gifts/table.ts';
+import { kitHandlers } from './kits/handlers.ts';
+import { kitsRepository } from './kits/repository.ts';
+import type { KitTables } from './kits/table.ts';
 import type { Handlers } from './operation.ts';
+import { orderBumpHandlers } from './order-bumps/handlers.ts';
+import { orderBumpsRepository } from './order-bumps/repository.ts';
+import type { OrderBumpTables } from './order-bumps/table.ts';
 import { productHandlers } from './products/handlers.ts';
 import { productsRepository } from './products/repository.ts';
 import type { ProductTables } from './products/table.ts';
+import { upsellHandlers } from './upsells/handlers.ts';
+import { upsellsRepository } from './upsells/repository.ts';
+import type { UpsellTables } from './upsells/table.ts';
 
 /** Every table of the store: each resource declares its own in `<resource>/table.ts`. */
-export interface Database extends LegacyTables, ProductTables, CategoryTables {}
+export interface Database
+  extends LegacyTables,
+    ProductTables,
+    CategoryTables,
+    KitTables,
+    GiftTables,
+    UpsellTables,
+    OrderBumpTables {}
 
 /**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
@@ -23,6 +42,10 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     ...createLegacyRepositories(db, engine),
     products: productsRepository(db),
     categories: categoriesRepository(db),
+    orderBumps: orderBumpsRepository(db),
+    upsells: upsellsRepository(db),
+    gifts: giftsRepository(db),
+    kits: kitsRepository(db),
   };
 }
 
@@ -33,4 +56,8 @@ export const handlers: Handlers = {
   ...legacyHandlers,
   ...productHandlers,
   ...categoryHandlers,
+  ...orderBumpHandlers,
+  ...upsellHandlers,
+  ...giftHandlers,
+  ...kitHandlers,
 };

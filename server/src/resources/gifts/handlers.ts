@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { now } from '../domain/clock.ts';
-import { notFound } from '../errors.ts';
-import type { Gift } from '../repositories/gifts-repository.ts';
-import { paginationOf } from '../repositories/pagination.ts';
-import { type Handlers, ok } from '../resources/operation.ts';
-import { requireReferences, requireWindow } from './offer-rules.ts';
+import { now } from '../../domain/clock.ts';
+import { requireWindow } from '../../domain/offer-rules.ts';
+import { notFound } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import { requireReferences } from '../products/catalog-references.ts';
+import type { Gift } from './repository.ts';
 
 export const giftHandlers: Pick<Handlers, 'listGifts' | 'createGift' | 'getGiftById' | 'updateGift' | 'deleteGift'> = {
   async listGifts({ storeId, query }, { repositories }) {
-    const { gifts, page } = await repositories.gifts.list(storeId, query, query);
-    return { status: 200, body: ok({ gifts, pagination: paginationOf(page) }) };
+    return { status: 200, body: ok(await repositories.gifts.listGifts(storeId, query)) };
   },
 
   async createGift({ storeId, body }, { repositories }) {
@@ -17,40 +16,36 @@ export const giftHandlers: Pick<Handlers, 'listGifts' | 'createGift' | 'getGiftB
     const gift: Gift = {
       id: randomUUID(),
       storeId,
-      name: body.name,
-      productId: body.productId,
-      active: body.active ?? true,
-      minCartTotal: body.minCartTotal,
-      maxQuantity: body.maxQuantity ?? 1,
-      startsAt: body.startsAt ?? null,
-      endsAt: body.endsAt ?? null,
+      startsAt: null,
+      endsAt: null,
+      ...body,
       createdAt: at,
       updatedAt: at,
     };
     requireWindow(gift.startsAt, gift.endsAt, 'endsAt', 'startsAt');
     await requireReferences(repositories, storeId, [{ path: 'productId', id: gift.productId }]);
-    await repositories.gifts.insert(gift);
+    await repositories.gifts.createGift(gift);
     return { status: 201, body: ok({ gift }) };
   },
 
   async getGiftById({ storeId, path }, { repositories }) {
-    const gift = await repositories.gifts.find(storeId, path.giftId);
+    const gift = await repositories.gifts.getGiftById(storeId, path.giftId);
     if (!gift) throw notFound();
     return { status: 200, body: ok({ gift }) };
   },
 
   async updateGift({ storeId, path, body }, { repositories }) {
-    const current = await repositories.gifts.find(storeId, path.giftId);
+    const current = await repositories.gifts.getGiftById(storeId, path.giftId);
     if (!current) throw notFound();
     const gift: Gift = { ...current, ...body, updatedAt: now() };
     requireWindow(gift.startsAt, gift.endsAt, 'endsAt', 'startsAt');
     if (body.productId) await requireReferences(repositories, storeId, [{ path: 'productId', id: body.productId }]);
-    await repositories.gifts.replace(gift);
+    await repositories.gifts.updateGift(gift);
     return { status: 200, body: ok({ gift }) };
   },
 
   async deleteGift({ storeId, path }, { repositories }) {
-    if (!(await repositories.gifts.delete(storeId, path.giftId))) throw notFound();
+    if (!(await repositories.gifts.deleteGift(storeId, path.giftId))) throw notFound();
     return { status: 204, body: undefined };
   },
 };

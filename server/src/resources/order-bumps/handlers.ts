@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { components } from '../../../generated/openapi.ts';
-import { now } from '../domain/clock.ts';
-import { discountedPrice } from '../domain/pricing.ts';
-import { bodyFieldError, detail, notFound, referenceNotFound } from '../errors.ts';
-import type { OrderBump } from '../repositories/order-bumps-repository.ts';
-import { paginationOf } from '../repositories/pagination.ts';
-import type { Deps } from '../resources/operation.ts';
-import { type Handlers, ok } from '../resources/operation.ts';
-import { referencesAt, requirePercentAtMost100, requireReferences, requireWindow } from './offer-rules.ts';
+import type { components } from '../../../../generated/openapi.ts';
+import { now } from '../../domain/clock.ts';
+import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules.ts';
+import { discountedPrice } from '../../domain/pricing.ts';
+import { bodyFieldError, detail, notFound, referenceNotFound } from '../../errors.ts';
+import { type Deps, type Handlers, ok } from '../operation.ts';
+import { referencesAt, requireReferences } from '../products/catalog-references.ts';
+import type { OrderBump } from './repository.ts';
 
 type OrderBumpUpdate = components['schemas']['OrderBumpUpdate'];
-
-const DEFAULT_BUTTON_TEXT = 'Adicionar ao pedido';
 
 /** Rules of the resulting bump that need no database: PERCENT ≤ 100, the window, the cart-total bounds. */
 function checkBumpRules(bump: OrderBump): void {
@@ -70,62 +67,47 @@ export const orderBumpHandlers: Pick<
   'listOrderBumps' | 'createOrderBump' | 'getOrderBumpById' | 'updateOrderBump' | 'deleteOrderBump'
 > = {
   async listOrderBumps({ storeId, query }, { repositories }) {
-    const { orderBumps, page } = await repositories.orderBumps.list(storeId, query.status, query);
-    return { status: 200, body: ok({ orderBumps, pagination: paginationOf(page) }) };
+    return { status: 200, body: ok(await repositories.orderBumps.listOrderBumps(storeId, query)) };
   },
 
   async createOrderBump({ storeId, body }, deps) {
     const at = now();
+    // The fields a create may leave out and the contract gives no default: absent means none (null or empty).
     const bump: OrderBump = {
       id: randomUUID(),
       storeId,
-      name: body.name,
-      description: body.description ?? null,
-      type: body.type ?? 'PRODUCT',
-      status: body.status ?? 'ACTIVE',
-      productId: body.productId,
-      productVariantId: body.productVariantId ?? null,
-      discountType: body.discountType,
-      discountAmount: body.discountAmount,
-      title: body.title,
-      subtitle: body.subtitle ?? null,
-      image: body.image ?? '',
+      description: null,
+      productVariantId: null,
+      subtitle: null,
+      startsAt: null,
+      endsAt: null,
+      minCartTotal: null,
+      maxCartTotal: null,
+      standaloneSettings: null,
+      ...body,
+      image: '',
       price: 0,
       discountedPrice: 0,
-      autoAdd: body.autoAdd ?? false,
-      required: body.required ?? false,
-      maxQuantity: body.maxQuantity ?? 1,
-      startsAt: body.startsAt ?? null,
-      endsAt: body.endsAt ?? null,
-      triggerProductIds: body.triggerProductIds ?? [],
-      targetCategoryIds: body.targetCategoryIds ?? [],
-      minCartTotal: body.minCartTotal ?? null,
-      maxCartTotal: body.maxCartTotal ?? null,
-      position: body.position ?? 0,
-      displayOrder: body.displayOrder ?? 0,
-      isStandalone: body.isStandalone ?? false,
-      standaloneSettings: body.standaloneSettings ?? null,
       createdAt: at,
       updatedAt: at,
-      buttonText: body.buttonText ?? DEFAULT_BUTTON_TEXT,
     };
     checkBumpRules(bump);
     const { price, discountedPrice, cover } = await priceFromCatalog(deps, storeId, bump, body);
     const image = body.image ?? cover;
     if (image === null) throw bodyFieldError('image', 'obrigatório quando o produto não tem imagem');
     const orderBump: OrderBump = { ...bump, image, price, discountedPrice };
-    await deps.repositories.orderBumps.insert(orderBump);
+    await deps.repositories.orderBumps.createOrderBump(orderBump);
     return { status: 201, body: ok({ orderBump }) };
   },
 
   async getOrderBumpById({ storeId, path }, { repositories }) {
-    const orderBump = await repositories.orderBumps.find(storeId, path.orderBumpId);
+    const orderBump = await repositories.orderBumps.getOrderBumpById(storeId, path.orderBumpId);
     if (!orderBump) throw notFound();
     return { status: 200, body: ok({ orderBump }) };
   },
 
   async updateOrderBump({ storeId, path, body }, deps) {
-    const current = await deps.repositories.orderBumps.find(storeId, path.orderBumpId);
+    const current = await deps.repositories.orderBumps.getOrderBumpById(storeId, path.orderBumpId);
     if (!current) throw notFound();
     const productChanged = body.productId !== undefined && body.productId !== current.productId;
     const bump: OrderBump = {
@@ -141,12 +123,12 @@ export const orderBumpHandlers: Pick<
     // The image stays unless sent; a bump moved to another product takes that product's cover when it has one.
     const image = body.image ?? (productChanged && cover !== null ? cover : current.image);
     const orderBump: OrderBump = { ...bump, image, price, discountedPrice };
-    await deps.repositories.orderBumps.replace(orderBump);
+    await deps.repositories.orderBumps.updateOrderBump(orderBump);
     return { status: 200, body: ok({ orderBump }) };
   },
 
   async deleteOrderBump({ storeId, path }, { repositories }) {
-    if (!(await repositories.orderBumps.delete(storeId, path.orderBumpId))) throw notFound();
+    if (!(await repositories.orderBumps.deleteOrderBump(storeId, path.orderBumpId))) throw notFound();
     return { status: 204, body: undefined };
   },
 };

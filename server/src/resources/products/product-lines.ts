@@ -1,6 +1,6 @@
-import { detail, type ErrorDetail, referenceNotFound } from '../errors.ts';
-import type { Deps } from '../resources/operation.ts';
-import type { ProductRecord, Variant } from '../resources/products/repository.ts';
+import { detail, type ErrorDetail, referenceNotFound } from '../../errors.ts';
+import type { Deps } from '../operation.ts';
+import type { ProductRecord, Variant } from './repository.ts';
 
 /** What a line of an order or cart takes from the store's product (and its variant, when one is chosen). */
 export interface ProductLine {
