@@ -223,18 +223,6 @@ export interface AutomationOutboxTable {
   created_at: string;
 }
 
-export interface MetatagsTable {
-  id: string;
-  store_id: string;
-  name: string;
-  content: string;
-  placement: string;
-  pages: string;
-  active: number;
-  created_at: string;
-  updated_at: string;
-}
-
 // Offers, pricing and the external checkout (migration 004).
 
 export interface CouponsTable {
@@ -344,5 +332,4 @@ export interface LegacyTables {
   automations: AutomationsTable;
   automation_runs: AutomationRunsTable;
   automation_outbox: AutomationOutboxTable;
-  metatags: MetatagsTable;
 }

@@ -6,7 +6,6 @@ import { couponHandlers } from './coupons.ts';
 import { customerHandlers } from './customers.ts';
 import { discountRangeHandlers } from './discount-ranges.ts';
 import { leadHandlers } from './leads.ts';
-import { metatagHandlers } from './metatags.ts';
 import { orderHandlers } from './orders.ts';
 import { paymentDiscountHandlers } from './payment-discounts.ts';
 import { templateHandlers } from './templates.ts';
@@ -21,7 +20,6 @@ export const legacyHandlers = {
   ...webhookHandlers,
   ...automationHandlers,
   ...templateHandlers,
-  ...metatagHandlers,
   ...couponHandlers,
   ...discountRangeHandlers,
   ...paymentDiscountHandlers,

@@ -10,7 +10,6 @@ import { customersRepository } from './customers-repository.ts';
 import { discountRangesRepository } from './discount-ranges-repository.ts';
 import { idempotencyRepository } from './idempotency-repository.ts';
 import { leadsRepository } from './leads-repository.ts';
-import { metatagsRepository } from './metatags-repository.ts';
 import { ordersRepository } from './orders-repository.ts';
 import { paymentDiscountsRepository } from './payment-discounts-repository.ts';
 import { paymentLinksRepository } from './payment-links-repository.ts';
@@ -38,6 +37,5 @@ export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
     automations: automationsRepository(db),
     automationRuns: automationRunsRepository(db),
     templates: templatesRepository(db),
-    metatags: metatagsRepository(db),
   };
 }

@@ -12,6 +12,9 @@ import type { GiftTables } from './gifts/table.ts';
 import { kitHandlers } from './kits/handlers.ts';
 import { kitsRepository } from './kits/repository.ts';
 import type { KitTables } from './kits/table.ts';
+import { metatagHandlers } from './metatags/handlers.ts';
+import { metatagsRepository } from './metatags/repository.ts';
+import type { MetatagTables } from './metatags/table.ts';
 import type { Handlers } from './operation.ts';
 import { orderBumpHandlers } from './order-bumps/handlers.ts';
 import { orderBumpsRepository } from './order-bumps/repository.ts';
@@ -31,7 +34,8 @@ export interface Database
     KitTables,
     GiftTables,
     UpsellTables,
-    OrderBumpTables {}
+    OrderBumpTables,
+    MetatagTables {}
 
 /**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
@@ -42,6 +46,7 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     ...createLegacyRepositories(db, engine),
     products: productsRepository(db),
     categories: categoriesRepository(db),
+    metatags: metatagsRepository(db),
     orderBumps: orderBumpsRepository(db),
     upsells: upsellsRepository(db),
     gifts: giftsRepository(db),
@@ -56,6 +61,7 @@ export const handlers: Handlers = {
   ...legacyHandlers,
   ...productHandlers,
   ...categoryHandlers,
+  ...metatagHandlers,
   ...orderBumpHandlers,
   ...upsellHandlers,
   ...giftHandlers,
