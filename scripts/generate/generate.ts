@@ -23,7 +23,8 @@ export const HEADER = `/**
 export async function render(specPath: string): Promise<string> {
   // The programmatic API bundles the spec with a minimal Redocly config of its own;
   // unlike the openapi-typescript CLI it does not read the project's redocly.yaml.
-  const ast = await openapiTS(pathToFileURL(specPath), { silent: true });
+  // enumValues: every enum also as a const array (e.g. `webhookEventNameValues`), so no code lists one by hand.
+  const ast = await openapiTS(pathToFileURL(specPath), { silent: true, enumValues: true });
   return HEADER + astToString(ast);
 }
 

@@ -5,7 +5,10 @@ export type ErrorCode = components['schemas']['ErrorCode'];
 export type ErrorDetail = components['schemas']['ErrorDetail'];
 export type ErrorBody = components['schemas']['ErrorResponse'];
 
-/** The Portuguese message each code carries unless a more specific one is given. */
+/**
+ * The Portuguese message each code carries unless a more specific one is given; server/test/error-messages.test.ts
+ * fails when one differs from the contract's example of that code.
+ */
 const MESSAGES: Record<ErrorCode, string> = {
   VALIDATION_ERROR: 'Os dados enviados são inválidos.',
   AUTH_API_KEY_REQUIRED: 'Chave de API ausente, inválida, expirada ou revogada.',
