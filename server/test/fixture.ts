@@ -11,16 +11,15 @@ type StoreHeaderSent<Op> = Op extends { parameters: { header: infer Header } }
     }
   : Op;
 /** The contract's paths as a tenant's client calls them. */
-export type TenantPaths = {
+type TenantPaths = {
   [Path in keyof paths]: { [Item in keyof paths[Path]]: StoreHeaderSent<paths[Path][Item]> };
 };
 
 /** A typed client of the contract acting as one tenant (its key and store). */
 export type Api = Client<TenantPaths>;
-export type AdminApi = Client<paths>;
 export type ErrorBody = components['schemas']['ErrorResponse'];
 
-export const clientOf = (server: TestServer, tenant: Tenant): Api =>
+const clientOf = (server: TestServer, tenant: Tenant): Api =>
   createClient<TenantPaths>({ baseUrl: server.baseUrl, headers: tenant.headers });
 
 /**

@@ -13,14 +13,14 @@ export interface PageRequest {
 }
 
 /** The tables of store resources: rows carrying `id`, `store_id` and `created_at`. */
-export type StoreTableName = {
+type StoreTableName = {
   [T in keyof Database]: Database[T] extends { id: string; store_id: string; created_at: string } ? T : never;
 }[keyof Database];
 
 type Row<T extends StoreTableName> = Selectable<Database[T]>;
 
 /** The columns that need converting, each with its codec; every other column is copied as it is. */
-export type Codec<T extends StoreTableName> = {
+type Codec<T extends StoreTableName> = {
   [Column in keyof Row<T>]?: { toColumn(value: never): Row<T>[Column]; fromColumn(column: Row<T>[Column]): unknown };
 };
 
@@ -53,7 +53,7 @@ export const containsPattern = (search: string): string => `%${search.toLowerCas
  * A list's order: `'desc'`/`'asc'` for newest first with ties by id in that direction (each list keeps its
  * established order among rows created in the same millisecond), or the columns to sort by.
  */
-export type PageOrder = 'asc' | 'desc' | readonly (readonly [column: string, direction: 'asc' | 'desc'])[];
+type PageOrder = 'asc' | 'desc' | readonly (readonly [column: string, direction: 'asc' | 'desc'])[];
 
 /** A page of a filtered store query in the given order: the total of the filter and the rows of the page. */
 export async function newestFirstPage<T extends StoreTableName>(

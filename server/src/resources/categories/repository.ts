@@ -3,7 +3,7 @@ import type { components } from '../../../../generated/openapi.ts';
 import { containsPattern, type PageRequest, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
-export type Category = components['schemas']['Category'];
+type Category = components['schemas']['Category'];
 /** A category as stored; `productCount` is counted on every read. */
 export type CategoryRecord = Omit<Category, 'productCount'>;
 
@@ -96,5 +96,3 @@ export function categoriesRepository(db: Kysely<Database>) {
     },
   };
 }
-
-export type CategoriesRepository = ReturnType<typeof categoriesRepository>;

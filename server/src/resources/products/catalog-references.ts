@@ -3,7 +3,7 @@ import { detail, type ErrorDetail, referenceNotFound } from '../../errors.ts';
 import type { Repositories } from '../index.ts';
 
 /** A referenced id and the body path that carried it (`items.1.productId`, `triggerProductIds.0`). */
-export interface Reference {
+interface Reference {
   path: string;
   id: string;
 }

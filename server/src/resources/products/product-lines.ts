@@ -3,7 +3,7 @@ import type { Deps } from '../operation.ts';
 import type { ProductRecord, Variant } from './repository.ts';
 
 /** What a line of an order or cart takes from the store's product (and its variant, when one is chosen). */
-export interface ProductLine {
+interface ProductLine {
   productId: string;
   variantId: string | null;
   name: string;

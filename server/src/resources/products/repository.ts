@@ -5,7 +5,7 @@ import { containsPattern, type PageRequest, type StoredOf, storeTable } from '..
 import type { Database } from '../index.ts';
 
 type Schemas = components['schemas'];
-export type Product = Schemas['Product'];
+type Product = Schemas['Product'];
 export type Variant = Schemas['VariantSummary'];
 type ProductFilters = NonNullable<operations['listProducts']['parameters']['query']>;
 
@@ -116,5 +116,3 @@ export function productsRepository(db: Kysely<Database>) {
       variants.insert({ ...variant, storeId, productId, createdAt }),
   };
 }
-
-export type ProductsRepository = ReturnType<typeof productsRepository>;
