@@ -15,8 +15,15 @@ export default defineConfig({
         },
       },
       {
-        // The first test of a file that uses server/test/fixture.ts starts that file's server (migrations included).
-        test: { name: 'server', include: ['server/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
+        // Starting a server (migrations included) happens in the first test of a file that uses
+        // server/test/fixture.ts, or in a beforeAll: on a busy machine it takes longer than vitest's defaults.
+        test: {
+          name: 'server',
+          include: ['server/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
       },
       {
         test: { name: 'conformance', include: ['conformance-tests/**/*.test.ts'], environment: 'node' },
