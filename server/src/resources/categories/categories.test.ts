@@ -1,26 +1,8 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
-import { type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
-
-type ProductCreate = components['schemas']['ProductCreate'];
+import { newCategory, newProduct } from '../../../test/catalog.ts';
+import { describeEngines, malformed, test } from '../../../test/fixture.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-
-async function newProduct(api: Api, name: string): Promise<string> {
-  const created = await api.POST('/api/v1/products', {
-    body: withoutDefaults<ProductCreate>({ name, type: 'DIGITAL', price: 10 }),
-  });
-  expect(created.response.status).toBe(201);
-  return created.data?.data.product.id ?? UNKNOWN;
-}
-
-async function newCategory(api: Api, name: string) {
-  const created = await api.POST('/api/v1/categories', { body: { name } });
-  expect(created.response.status).toBe(201);
-  const category = created.data?.data.category;
-  if (!category) throw new Error('createCategory answered no category');
-  return category;
-}
 
 const at = (categoryId: string) => ({ params: { path: { categoryId } } });
 
@@ -162,7 +144,7 @@ describeEngines('categories', () => {
 
   test('deleteCategory removes the category and its links, keeping the products', async ({ api }) => {
     const category = await newCategory(api, 'Promoções');
-    const productId = await newProduct(api, 'Cinto Couro');
+    const productId = (await newProduct(api, 'Cinto Couro')).id;
     await api.POST('/api/v1/categories/{categoryId}/products', {
       ...at(category.id),
       body: { productIds: [productId] },
@@ -181,9 +163,9 @@ describeEngines('categories', () => {
   }) => {
     const category = await newCategory(api, 'Inverno');
     const [a, b, c] = [
-      await newProduct(api, 'Casaco Lã'),
-      await newProduct(api, 'Cachecol'),
-      await newProduct(api, 'Luva Térmica'),
+      (await newProduct(api, 'Casaco Lã')).id,
+      (await newProduct(api, 'Cachecol')).id,
+      (await newProduct(api, 'Luva Térmica')).id,
     ];
     const assign = (productIds: string[]) =>
       api.POST('/api/v1/categories/{categoryId}/products', { ...at(category.id), body: { productIds } });
@@ -213,7 +195,10 @@ describeEngines('categories', () => {
 
   test('assignCategoryProducts accepts 250 ids and rejects 0 or 251 with 400 naming productIds', async ({ api }) => {
     const category = await newCategory(api, 'Atacado');
-    const ids = await Promise.all(Array.from({ length: 250 }, (_, index) => newProduct(api, `Item Atacado ${index}`)));
+    const products = await Promise.all(
+      Array.from({ length: 250 }, (_, index) => newProduct(api, `Item Atacado ${index}`)),
+    );
+    const ids = products.map((product) => product.id);
     const assign = (productIds: string[]) =>
       api.POST('/api/v1/categories/{categoryId}/products', { ...at(category.id), body: { productIds } });
     const full = await assign(ids);
@@ -244,8 +229,8 @@ describeEngines('categories', () => {
     otherStore,
   }) => {
     const category = await newCategory(api, 'Presentes');
-    const mine = await newProduct(api, 'Vela Aromática');
-    const theirs = await newProduct(otherStore, 'Vela Alheia');
+    const mine = (await newProduct(api, 'Vela Aromática')).id;
+    const theirs = (await newProduct(otherStore, 'Vela Alheia')).id;
     const { response, error } = await api.POST('/api/v1/categories/{categoryId}/products', {
       ...at(category.id),
       body: { productIds: [mine, theirs, UNKNOWN] },
@@ -274,7 +259,7 @@ describeEngines('categories', () => {
     otherStore,
   }) => {
     const foreign = await newCategory(otherStore, 'Categoria Alheia');
-    const productId = await newProduct(api, 'Produto Próprio');
+    const productId = (await newProduct(api, 'Produto Próprio')).id;
     for (const id of [UNKNOWN, foreign.id]) {
       const responses = [
         await api.GET('/api/v1/categories/{categoryId}', at(id)),
