@@ -15,12 +15,16 @@ export default defineConfig({
         },
       },
       {
+        // Starting a server (migrations included) happens in the first test of a file that uses
+        // server/test/fixture.ts, or in a beforeAll: on a busy machine it takes longer than vitest's defaults.
         test: {
           name: 'server',
           include: ['server/**/*.test.ts'],
           environment: 'node',
           // Decides the engines (PostgreSQL only when reachable, or always in CI) and says so in one line.
           globalSetup: ['server/test/engines.global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
       {

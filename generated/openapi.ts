@@ -1845,7 +1845,11 @@ export interface components {
             description?: string;
             /** @description Defaults to the name. The maximum length is inferred. */
             shortDescription?: string;
-            status?: components["schemas"]["ProductStatus"];
+            /**
+             * @description **Inferred** — the source does not say which status a new product has; a draft until published.
+             * @default DRAFT
+             */
+            status: components["schemas"]["ProductStatus"];
             stock?: components["schemas"]["StockInput"];
             logistics?: components["schemas"]["Logistics"];
             sku?: components["schemas"]["NullableCode"];
@@ -2825,8 +2829,12 @@ export interface components {
              * @enum {string}
              */
             type: "PRODUCT";
-            /** @enum {string} */
-            status?: "ACTIVE" | "INACTIVE";
+            /**
+             * @description **Inferred** — the source does not say which status a new bump has; active, like the other offers.
+             * @default ACTIVE
+             * @enum {string}
+             */
+            status: "ACTIVE" | "INACTIVE";
             productId: components["schemas"]["Uuid"];
             productVariantId?: components["schemas"]["Uuid"] | null;
             /** @enum {string} */
@@ -2859,7 +2867,11 @@ export interface components {
             standaloneSettings?: {
                 [key: string]: unknown;
             } | null;
-            buttonText?: string;
+            /**
+             * @description **Inferred** — the source shows the field, not its default; the reference server's label.
+             * @default Adicionar ao pedido
+             */
+            buttonText: string;
         };
         /** @description **Inferred** — section 2.9 says the update body is not shown; same fields as OrderBumpCreate, all optional, at least one. Referenced ids must exist in the store, else 422 REFERENCE_NOT_FOUND. */
         OrderBumpUpdate: {
@@ -8360,3 +8372,75 @@ export interface operations {
         };
     };
 }
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsApiV1KitsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/kits"]["get"]["parameters"]["query"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const pathsApiV1OrderBumpsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/order-bumps"]["get"]["parameters"]["query"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const pathsApiV1CouponsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/coupons"]["get"]["parameters"]["query"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const pathsApiV1PaymentDiscountsGetParametersQueryPaymentMethodValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/payment-discounts"]["get"]["parameters"]["query"]["paymentMethod"]> = ["PIX", "CARD", "BOLETO"];
+export const pathsApiV1MetatagsGetParametersQueryPlacementValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/metatags"]["get"]["parameters"]["query"]["placement"]> = ["HEAD", "BODY_START", "BODY_END"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "AUTH_API_KEY_REQUIRED", "AUTH_SCOPE_DENIED", "AUTH_STORE_ACCESS_DENIED", "RESOURCE_NOT_FOUND", "DUPLICATE_ENTRY", "RATE_LIMITED", "ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_MISMATCH", "REFERENCE_NOT_FOUND", "INVALID_STATUS_TRANSITION", "AUTH_ADMIN_TOKEN_REQUIRED", "INTERNAL_ERROR", "RESOURCE_LIMIT_REACHED"];
+export const errorDetailLocationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorDetail"]["location"]> = ["body", "query", "path", "header"];
+export const productTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProductType"]> = ["PHYSICAL", "DIGITAL"];
+export const productStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProductStatus"]> = ["DRAFT", "ACTIVE", "PUBLISHED", "INACTIVE"];
+export const variantSummaryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VariantSummary"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const variantCreateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VariantCreate"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const orderStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderStatus"]> = ["PENDING", "PAID", "SHIPPED", "DELIVERED", "CANCELLED", "REFUNDED"];
+export const trackingStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TrackingStatus"]> = ["label_generated", "posted", "in_transit", "out_for_delivery", "delivered", "delivery_failed", "returned"];
+export const orderBumpTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBump"]["type"]> = ["PRODUCT"];
+export const orderBumpStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBump"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const orderBumpDiscountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBump"]["discountType"]> = ["PERCENT", "FIXED"];
+export const discountRangeTierDiscountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DiscountRangeTier"]["discountType"]> = ["PERCENT", "FIXED"];
+export const discountRangeRuleTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DiscountRange"]["ruleType"]> = ["CART_VALUE", "ITEM_QUANTITY"];
+export const webhookEventNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventName"]> = ["ORDER_CREATED", "ORDER_PAID", "ORDER_SHIPPED", "ORDER_DELIVERED", "ORDER_CANCELLED", "ORDER_REFUNDED", "PRODUCT_CREATED", "PRODUCT_UPDATED", "PRODUCT_DELETED", "CART_ABANDONED", "CUSTOMER_CREATED", "LEAD_CREATED"];
+export const triggerEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TriggerEvent"]> = ["pix.generated", "boleto.generated", "order.created", "order.paid", "order.shipped", "order.delivered", "order.cancelled", "cart.abandoned", "customer.created", "lead.created"];
+export const delayStepTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DelayStep"]["type"]> = ["delay"];
+export const actionStepTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionStep"]["type"]> = ["action"];
+export const actionStepNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionStep"]["name"]> = ["send_email", "send_sms", "send_whatsapp"];
+export const templateChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateChannel"]> = ["email", "sms", "whatsapp"];
+export const kitStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Kit"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const kitCreateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KitCreate"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const kitUpdateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KitUpdate"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const upsellDiscountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Upsell"]["discountType"]> = ["PERCENT", "FIXED"];
+export const upsellCreateDiscountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpsellCreate"]["discountType"]> = ["PERCENT", "FIXED"];
+export const upsellUpdateDiscountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpsellUpdate"]["discountType"]> = ["PERCENT", "FIXED"];
+export const orderBumpCreateTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBumpCreate"]["type"]> = ["PRODUCT"];
+export const orderBumpCreateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBumpCreate"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const orderBumpCreateDiscountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBumpCreate"]["discountType"]> = ["PERCENT", "FIXED"];
+export const orderBumpUpdateTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBumpUpdate"]["type"]> = ["PRODUCT"];
+export const orderBumpUpdateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBumpUpdate"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const orderBumpUpdateDiscountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBumpUpdate"]["discountType"]> = ["PERCENT", "FIXED"];
+export const couponDiscountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Coupon"]["discountType"]> = ["PERCENT", "FIXED"];
+export const couponStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Coupon"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const couponCreateDiscountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CouponCreate"]["discountType"]> = ["PERCENT", "FIXED"];
+export const couponCreateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CouponCreate"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const couponUpdateDiscountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CouponUpdate"]["discountType"]> = ["PERCENT", "FIXED"];
+export const couponUpdateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CouponUpdate"]["status"]> = ["ACTIVE", "INACTIVE"];
+export const discountRangeTierInputDiscountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DiscountRangeTierInput"]["discountType"]> = ["PERCENT", "FIXED"];
+export const discountRangeCreateRuleTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DiscountRangeCreate"]["ruleType"]> = ["CART_VALUE", "ITEM_QUANTITY"];
+export const discountRangeCreateApplyDiscountToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DiscountRangeCreate"]["applyDiscountTo"]> = ["ENTIRE_CART", "ITEMS"];
+export const discountRangeUpdateRuleTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DiscountRangeUpdate"]["ruleType"]> = ["CART_VALUE", "ITEM_QUANTITY"];
+export const discountRangeUpdateApplyDiscountToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DiscountRangeUpdate"]["applyDiscountTo"]> = ["ENTIRE_CART", "ITEMS"];
+export const paymentDiscountPaymentMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentDiscount"]["paymentMethod"]> = ["PIX", "CARD", "BOLETO"];
+export const paymentDiscountCreatePaymentMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentDiscountCreate"]["paymentMethod"]> = ["PIX", "CARD", "BOLETO"];
+export const paymentDiscountUpdatePaymentMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentDiscountUpdate"]["paymentMethod"]> = ["PIX", "CARD", "BOLETO"];
+export const metatagPageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetatagPage"]> = ["PRODUCT", "CATEGORY", "CHECKOUT", "ORDER_CONFIRMATION", "ALL"];
+export const metatagPlacementValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Metatag"]["placement"]> = ["HEAD", "BODY_START", "BODY_END"];
+export const metatagCreatePlacementValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetatagCreate"]["placement"]> = ["HEAD", "BODY_START", "BODY_END"];
+export const metatagUpdatePlacementValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetatagUpdate"]["placement"]> = ["HEAD", "BODY_START", "BODY_END"];
+export const customerDocumentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Customer"]["documentType"]> = ["CPF", "CNPJ"];
+export const customerCreateDocumentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CustomerCreate"]["documentType"]> = ["CPF", "CNPJ"];
+export const customerUpdateDocumentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CustomerUpdate"]["documentType"]> = ["CPF", "CNPJ"];
+export const webhookDeliveryOrderTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryOrder"]["type"]> = ["ORDER_CREATED", "ORDER_PAID", "ORDER_SHIPPED", "ORDER_DELIVERED", "ORDER_CANCELLED", "ORDER_REFUNDED"];
+export const webhookDeliveryProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryProduct"]["type"]> = ["PRODUCT_CREATED", "PRODUCT_UPDATED", "PRODUCT_DELETED"];
+export const webhookDeliveryAbandonedCartTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryAbandonedCart"]["type"]> = ["CART_ABANDONED"];
+export const webhookDeliveryCustomerTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryCustomer"]["type"]> = ["CUSTOMER_CREATED"];
+export const webhookDeliveryLeadTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryLead"]["type"]> = ["LEAD_CREATED"];
+export const paymentLinkStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentLink"]["status"]> = ["ACTIVE", "PAID", "EXPIRED"];
+export const componentsHeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["IdempotentReplayed"]> = ["true"];

@@ -1,5 +1,5 @@
 import createClient, { type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
-import type { components } from '../../generated/openapi.ts';
+import type { components } from '../../generated/openapi-wire.ts';
 import { StorefrontApiError } from './errors.ts';
 import { isIdempotentPost, type StorefrontPaths } from './paths.ts';
 import { DEFAULT_RETRY, type RetryOptions, retryingFetch } from './retry.ts';

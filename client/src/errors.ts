@@ -1,4 +1,4 @@
-import type { components } from '../../generated/openapi.ts';
+import type { components } from '../../generated/openapi-wire.ts';
 
 type ErrorResponse = components['schemas']['ErrorResponse'];
 type RateLimitResponse = components['schemas']['RateLimitResponse'];

@@ -1,4 +1,4 @@
-export type { components, operations, paths, webhooks } from '../../generated/openapi.ts';
+export type { components, operations, paths, webhooks } from '../../generated/openapi-wire.ts';
 export {
   createStorefrontClient,
   type ItemOf,

@@ -1,4 +1,4 @@
-import type { paths } from '../../generated/openapi.ts';
+import type { paths } from '../../generated/openapi-wire.ts';
 
 /** The HTTP methods an OpenAPI path item can hold (the keys openapi-typescript writes). */
 type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';

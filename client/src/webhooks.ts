@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { webhooks } from '../../generated/openapi.ts';
+import type { webhooks } from '../../generated/openapi-wire.ts';
 
 export { WebhookVerificationError } from 'standardwebhooks';
 

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '../../generated/openapi.ts';
+import type { components } from '../../generated/openapi-wire.ts';
 import { readContract } from '../../lib/contract.ts';
 import {
   createStorefrontClient,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { components } from '../../generated/openapi.ts';
+import type { components } from '../../generated/openapi-wire.ts';
 import { type Json, readContract } from '../../lib/contract.ts';
 import { type Partner, startMockTarget, startServerProcess } from './targets.ts';
 

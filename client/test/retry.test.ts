@@ -1,7 +1,7 @@
 // Which requests the client sends again, how often, and what the caller gets in the end, with a scripted fetch
 // (each answer or network error in turn) so every case is exact.
 import { describe, expect, it } from 'vitest';
-import type { components } from '../../generated/openapi.ts';
+import type { components } from '../../generated/openapi-wire.ts';
 import { createStorefrontClient, StorefrontApiError } from '../src/index.ts';
 
 type Step = number | 'network error';

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import createClient from 'openapi-fetch';
-import type { paths } from '../../generated/openapi.ts';
+import type { paths } from '../../generated/openapi-wire.ts';
 import { startMock } from '../../scripts/mock/mock.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

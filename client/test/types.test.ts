@@ -1,7 +1,7 @@
 // Type-level tests: `npm run typecheck` (tsc, part of `npm test`) fails when one of these stops holding; vitest
 // runs the file too, where each `expectTypeOf` is a no-op. The calls sit in functions that are never invoked.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { components, paths } from '../../generated/openapi.ts';
+import type { components, paths } from '../../generated/openapi-wire.ts';
 import {
   createStorefrontClient,
   type IdempotentPostPath,

@@ -9,8 +9,6 @@ import { automationTriggers } from './domain/automation-triggers.ts';
 import { createEventBus } from './domain/event-bus.ts';
 import { webhookSender } from './domain/ssrf-guard.ts';
 import { webhookDelivery } from './domain/webhook-delivery.ts';
-import { handlers as allHandlers } from './handlers/index.ts';
-import type { Handlers } from './handlers/types.ts';
 import { authenticate } from './http/authenticate.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
@@ -19,7 +17,8 @@ import { requestLog } from './http/request-log.ts';
 import { cacheRouteMatchers } from './http/route-matcher-cache.ts';
 import { contractRoutes } from './http/routes.ts';
 import { requireStorableInput } from './http/storable-input.ts';
-import { createRepositories } from './repositories/index.ts';
+import { handlers as allHandlers, createRepositories } from './resources/index.ts';
+import type { Handlers } from './resources/operation.ts';
 
 export interface AppOptions {
   store: Store;
@@ -31,7 +30,7 @@ export interface AppOptions {
 
 /** Builds the Express app; start-up (listening, signals) lives in server.ts. */
 export function createApp({ store, config, logger, overrides = {} }: AppOptions) {
-  const repositories = createRepositories(store);
+  const repositories = createRepositories(store.db, store.engine);
   const events = createEventBus((error) => logger.error({ err: error }, 'event listener failed'));
   const network = { allowPrivateNetworks: config.webhookAllowPrivateNetworks };
   const send = webhookSender(network);

@@ -6,9 +6,9 @@ import { ConfigError } from './config.ts';
 import { allScopes } from './contract.ts';
 import { dataDirError, ensureDataDir } from './data-dir.ts';
 import type { Engine } from './db/database.ts';
+import { now } from './domain/clock.ts';
 import { API_KEY_PREFIX, hashSecret, newSecret } from './domain/secrets.ts';
-import { now } from './repositories/columns.ts';
-import type { Repositories } from './repositories/index.ts';
+import type { Repositories } from './resources/index.ts';
 
 /** Where the generated admin token is kept, in DATA_DIR, readable by its owner only. */
 export const ADMIN_TOKEN_FILE = 'admin-token';

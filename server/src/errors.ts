@@ -1,10 +1,14 @@
 import type { components } from '../../generated/openapi.ts';
+import { DuplicateRecord } from './domain/duplicate-record.ts';
 
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ErrorDetail = components['schemas']['ErrorDetail'];
 export type ErrorBody = components['schemas']['ErrorResponse'];
 
-/** The Portuguese message each code carries unless a more specific one is given. */
+/**
+ * The Portuguese message each code carries unless a more specific one is given; server/test/error-messages.test.ts
+ * fails when one differs from the contract's example of that code.
+ */
 const MESSAGES: Record<ErrorCode, string> = {
   VALIDATION_ERROR: 'Os dados enviados são inválidos.',
   AUTH_API_KEY_REQUIRED: 'Chave de API ausente, inválida, expirada ou revogada.',
@@ -61,4 +65,14 @@ export function errorBody(status: number, code: ErrorCode, message: string, deta
     error: { message, code, ...(details && details.length > 0 ? { details } : {}) },
     meta: { timestamp: new Date().toISOString(), status },
   };
+}
+
+/** Runs a repository write and turns a `DuplicateRecord` into 409 DUPLICATE_ENTRY naming the clashing field. */
+export async function duplicateAs<T>(write: Promise<T>, path: string, reason: string): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof DuplicateRecord) throw duplicateEntry(path, reason);
+    throw error;
+  }
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { openStore, type Store } from '../src/db/database.ts';
-import { createRepositories, type Repositories } from '../src/repositories/index.ts';
+import { createRepositories, type Repositories } from '../src/resources/index.ts';
 import { adminHeaders, call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -57,7 +57,7 @@ describe.each(engines)('automations on %s', (engine) => {
         : {}),
     });
     store = openStore(config);
-    repositories = createRepositories(store);
+    repositories = createRepositories(store.db, store.engine);
   }, 30_000);
   afterAll(async () => {
     await store.close();

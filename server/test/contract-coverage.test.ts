@@ -1,8 +1,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { contractOperations, loadContract, type Operation, type OperationId } from '../src/contract.ts';
-import { handlers } from '../src/handlers/index.ts';
-import type { Handlers } from '../src/handlers/types.ts';
 import { assertHandlersCoverContract } from '../src/http/routes.ts';
+import { handlers } from '../src/resources/index.ts';
+import type { Handlers } from '../src/resources/operation.ts';
 
 const operation = (operationId: string, method: Operation['method'], contractPath: string): Operation => ({
   operationId: operationId as OperationId,

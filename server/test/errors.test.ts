@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Handlers } from '../src/handlers/types.ts';
+import type { Handlers } from '../src/resources/operation.ts';
 import { call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
 
 const MESSAGE = {

@@ -11,7 +11,7 @@ import { createApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Engine, openStore } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
-import type { Handlers } from '../src/handlers/types.ts';
+import type { Handlers } from '../src/resources/operation.ts';
 import { TEST_DATABASE_URL } from './engines.global-setup.ts';
 
 export { TEST_DATABASE_URL };
@@ -145,5 +145,3 @@ export async function createTenant(server: TestServer, scopes?: string[]): Promi
 }
 
 export const adminHeaders = (server: TestServer) => ({ authorization: `Bearer ${server.adminToken}` });
-
-export type ContractPath = keyof paths;

@@ -385,7 +385,7 @@ describe.each(engines)('lead and cart domain events on %s', (engine) => {
     recording.events.length = 0;
     const productId = randomUUID();
     const at = new Date().toISOString();
-    await recording.deps.repositories.products.insert({
+    await recording.deps.repositories.products.createProduct({
       id: productId,
       storeId,
       name: 'Caneca',

@@ -7,8 +7,8 @@ import pino from 'pino';
 import type { OperationId } from '../src/contract.ts';
 import { type Engine, openStore } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
-import type { Deps, Input } from '../src/handlers/types.ts';
-import { createRepositories } from '../src/repositories/index.ts';
+import { createRepositories } from '../src/resources/index.ts';
+import type { Deps, Input } from '../src/resources/operation.ts';
 import { TEST_DATABASE_URL } from './harness.ts';
 
 export interface RecordedEvent {
@@ -36,7 +36,7 @@ export async function recordingDeps(engine: Engine): Promise<RecordingDeps> {
   const events: RecordedEvent[] = [];
   return {
     deps: {
-      repositories: createRepositories(store),
+      repositories: createRepositories(store.db, store.engine),
       events: { emit: (storeId, name, payload) => events.push({ storeId, name, payload }) },
       network: { allowPrivateNetworks: false },
     },

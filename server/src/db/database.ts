@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { ConfigError } from '../config.ts';
 import { dataDirError, ensureDataDir } from '../data-dir.ts';
-import type { Database } from './schema.ts';
+import type { Database } from '../resources/index.ts';
 import { adaptNodeSqlite } from './sqlite-adapter.ts';
 
 export type Engine = 'sqlite' | 'postgres';

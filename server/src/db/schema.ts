@@ -1,4 +1,6 @@
 // Row types of the tables, as the migrations in server/migrations create them.
+export type { Database } from '../resources/index.ts';
+
 // Column conventions: ids, timestamps, money and JSON are strings; flags are 0/1 integers.
 
 export interface StoresTable {
@@ -41,61 +43,6 @@ export interface IdempotencyKeysTable {
   state: 'pending' | 'done';
   status: number | null;
   body: string | null;
-  created_at: string;
-}
-
-export interface ProductsTable {
-  id: string;
-  store_id: string;
-  name: string;
-  slug: string;
-  type: string;
-  status: string;
-  price: string;
-  discounted_price: string | null;
-  cost_price: string | null;
-  currency: string;
-  images: string;
-  videos: string;
-  documents: string;
-  stock: number;
-  track_inventory: number;
-  sku: string | null;
-  barcode: string | null;
-  description: string;
-  short_description: string | null;
-  logistics: string | null;
-  featured: number;
-  seo: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ProductVariantsTable {
-  id: string;
-  store_id: string;
-  product_id: string;
-  title: string;
-  sku: string | null;
-  price: string;
-  stock: number;
-  status: string;
-  created_at: string;
-}
-
-export interface CategoriesTable {
-  id: string;
-  store_id: string;
-  name: string;
-  slug: string;
-  description: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface CategoryProductsTable {
-  category_id: string;
-  product_id: string;
   created_at: string;
 }
 
@@ -276,94 +223,7 @@ export interface AutomationOutboxTable {
   created_at: string;
 }
 
-export interface MetatagsTable {
-  id: string;
-  store_id: string;
-  name: string;
-  content: string;
-  placement: string;
-  pages: string;
-  active: number;
-  created_at: string;
-  updated_at: string;
-}
-
 // Offers, pricing and the external checkout (migration 004).
-
-export interface KitsTable {
-  id: string;
-  store_id: string;
-  name: string;
-  description: string | null;
-  status: string;
-  price: string;
-  items: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface GiftsTable {
-  id: string;
-  store_id: string;
-  name: string;
-  product_id: string;
-  active: number;
-  min_cart_total: string;
-  max_quantity: number;
-  starts_at: string | null;
-  ends_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface UpsellsTable {
-  id: string;
-  store_id: string;
-  name: string;
-  product_id: string;
-  trigger_product_ids: string;
-  discount_type: string;
-  discount_amount: string;
-  title: string;
-  description: string | null;
-  active: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface OrderBumpsTable {
-  id: string;
-  store_id: string;
-  name: string;
-  description: string | null;
-  type: string;
-  status: string;
-  product_id: string;
-  product_variant_id: string | null;
-  discount_type: string;
-  discount_amount: string;
-  title: string;
-  subtitle: string | null;
-  image: string;
-  price: string;
-  discounted_price: string;
-  auto_add: number;
-  required: number;
-  max_quantity: number;
-  starts_at: string | null;
-  ends_at: string | null;
-  trigger_product_ids: string;
-  target_category_ids: string;
-  min_cart_total: string | null;
-  max_cart_total: string | null;
-  position: number;
-  display_order: number;
-  is_standalone: number;
-  standalone_settings: string | null;
-  button_text: string;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface CouponsTable {
   id: string;
@@ -447,21 +307,14 @@ export interface WebhookCountsTable {
   active: number;
 }
 
-export interface Database {
+/** The tables not yet moved into a resource folder (`resources/<resource>/table.ts`). */
+export interface LegacyTables {
   webhook_counts: WebhookCountsTable;
   stores: StoresTable;
   api_keys: ApiKeysTable;
   checkout_keys: CheckoutKeysTable;
   rate_limits: RateLimitsTable;
   idempotency_keys: IdempotencyKeysTable;
-  products: ProductsTable;
-  product_variants: ProductVariantsTable;
-  categories: CategoriesTable;
-  category_products: CategoryProductsTable;
-  kits: KitsTable;
-  gifts: GiftsTable;
-  upsells: UpsellsTable;
-  order_bumps: OrderBumpsTable;
   coupons: CouponsTable;
   discount_ranges: DiscountRangesTable;
   discount_range_tiers: DiscountRangeTiersTable;
@@ -479,5 +332,4 @@ export interface Database {
   automations: AutomationsTable;
   automation_runs: AutomationRunsTable;
   automation_outbox: AutomationOutboxTable;
-  metatags: MetatagsTable;
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AutomationRun } from '../repositories/automation-runs-repository.ts';
-import { now } from '../repositories/columns.ts';
-import type { Repositories } from '../repositories/index.ts';
+import type { Repositories } from '../resources/index.ts';
 import { ACTION_CHANNELS, type Step } from './automation-chain.ts';
+import { now } from './clock.ts';
 import type { EventListener } from './event-bus.ts';
 
 /** The bus event raiseStoreEvent emits once the runs are recorded; payload `{ runIds: string[] }`. */

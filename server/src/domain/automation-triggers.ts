@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { DomainEvents } from '../handlers/types.ts';
 import type { AutomationRun } from '../repositories/automation-runs-repository.ts';
-import { now } from '../repositories/columns.ts';
-import type { Repositories } from '../repositories/index.ts';
+import type { Repositories } from '../resources/index.ts';
 import { isTriggerEvent } from './automation-chain.ts';
 import { AUTOMATION_RUNS_STARTED } from './automation-runner.ts';
+import { now } from './clock.ts';
 import type { EventListener } from './event-bus.ts';
+import type { DomainEvents } from './events.ts';
 
 export interface TriggeredEvent {
   id: string;

@@ -1,4 +1,4 @@
-import type { DomainEvents } from '../handlers/types.ts';
+import type { DomainEvents } from './events.ts';
 
 export type EventListener = (storeId: string, name: string, payload: Record<string, unknown>) => void | Promise<void>;
 

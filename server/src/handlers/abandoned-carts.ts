@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { now } from '../domain/clock.ts';
 import { lineTotal } from '../domain/orders.ts';
 import { notFound, validationError } from '../errors.ts';
 import type { AbandonedCart } from '../repositories/abandoned-carts-repository.ts';
-import { now } from '../repositories/columns.ts';
 import { paginationOf } from '../repositories/pagination.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
+import { productLines } from '../resources/products/product-lines.ts';
 import { contactProblems } from './customers.ts';
-import { productLines } from './product-lines.ts';
-import { type Handlers, ok } from './types.ts';
 
 /** The checkout page that reopens a cart, addressed by the cart id. */
 const recoveryUrl = (cartId: string): string => `https://checkout.example.com/recuperar/${cartId}`;

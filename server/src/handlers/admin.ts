@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { allScopes } from '../contract.ts';
+import { now } from '../domain/clock.ts';
 import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, newSecret } from '../domain/secrets.ts';
 import { detail, notFound, referenceNotFound, validationError } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
-import { type Handlers, ok } from './types.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
 
 /** The admin operations of the store panel; orders, tracking, leads, carts and events live with their groups. */
 export const adminHandlers: Pick<
@@ -63,9 +63,9 @@ export const adminHandlers: Pick<
   },
 
   async createVariant({ path, body }, { repositories }) {
-    const owner = await repositories.products.ownerStore(path.productId);
+    const owner = await repositories.products.productOwnerStore(path.productId);
     if (!owner) throw notFound();
-    const product = await repositories.products.find(owner, path.productId);
+    const product = await repositories.products.getProductById(owner, path.productId);
     if (!product) throw notFound();
     const variant = {
       id: randomUUID(),
@@ -75,7 +75,7 @@ export const adminHandlers: Pick<
       stock: body.stock ?? 0,
       status: body.status ?? 'ACTIVE',
     };
-    await repositories.products.addVariant(owner, product.id, variant, now());
+    await repositories.products.createVariant(owner, product.id, variant, now());
     return { status: 201, body: ok({ variant }) };
   },
 };

@@ -9,12 +9,12 @@ import {
   withStepIds,
 } from '../domain/automation-chain.ts';
 import { startAutomations } from '../domain/automation-triggers.ts';
+import { now } from '../domain/clock.ts';
 import { bodyFieldError, detail, notFound, validationError } from '../errors.ts';
 import { type AutomationRecord, automationOf } from '../repositories/automations-repository.ts';
-import { now } from '../repositories/columns.ts';
-import type { Repositories } from '../repositories/index.ts';
 import { paginationOf } from '../repositories/pagination.ts';
-import { type Handlers, ok } from './types.ts';
+import type { Repositories } from '../resources/index.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
 
 const templatesOf =
   (repositories: Repositories, storeId: string): TemplateLookup =>

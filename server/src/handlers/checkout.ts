@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
+import { now } from '../domain/clock.ts';
 import { discountCents, fromCents, toCents } from '../domain/pricing.ts';
 import { bodyFieldError, detail, type ErrorDetail, notFound, referenceNotFound } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
 import type { Coupon } from '../repositories/coupons-repository.ts';
 import type { PaymentLink, PaymentLinkRecord } from '../repositories/payment-links-repository.ts';
-import type { ProductRecord, Variant } from '../repositories/products-repository.ts';
-import { type Deps, type Handlers, ok } from './types.ts';
+import { type Deps, type Handlers, ok } from '../resources/operation.ts';
+import type { ProductRecord, Variant } from '../resources/products/repository.ts';
 
 type PaymentLinkCreate = components['schemas']['PaymentLinkCreate'];
 type LinkItem = PaymentLink['items'][number];
@@ -34,7 +34,7 @@ async function priceItems({ repositories }: Deps, storeId: string, items: Paymen
   const missing: ErrorDetail[] = [];
   for (const [index, item] of items.entries()) {
     if (!products.has(item.productId))
-      products.set(item.productId, await repositories.products.find(storeId, item.productId));
+      products.set(item.productId, await repositories.products.getProductById(storeId, item.productId));
     const product = products.get(item.productId);
     if (!product) {
       missing.push(detail('body', `cart.items.${index}.productId`, `produto não encontrado: ${item.productId}`));
@@ -51,7 +51,7 @@ async function priceItems({ repositories }: Deps, storeId: string, items: Paymen
       });
       continue;
     }
-    if (!variants.has(product.id)) variants.set(product.id, await repositories.products.variants(product.id));
+    if (!variants.has(product.id)) variants.set(product.id, await repositories.products.productVariants(product.id));
     const variant = variants.get(product.id)?.find((candidate) => candidate.id === variantId);
     if (!variant) {
       missing.push(detail('body', `cart.items.${index}.variantId`, `variante não encontrada no produto: ${variantId}`));

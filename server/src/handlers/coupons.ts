@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import { now } from '../domain/clock.ts';
+import { requirePercentAtMost100, requireWindow } from '../domain/offer-rules.ts';
 import { duplicateEntry, notFound } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
 import type { Coupon, CouponsRepository } from '../repositories/coupons-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
-import { isUniqueViolation } from '../repositories/unique-violation.ts';
-import { requirePercentAtMost100, requireWindow } from './offer-rules.ts';
-import { type Handlers, ok } from './types.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
 
 /** The rules of CouponCreate/CouponUpdate the schema cannot state, on the coupon as it would be stored. */
 function checkCouponRules(coupon: Coupon): void {

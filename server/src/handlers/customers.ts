@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import { now } from '../domain/clock.ts';
 import { bodyFieldError, detail, duplicateEntry, type ErrorDetail, notFound } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
 import type { CustomerRecord, CustomersRepository } from '../repositories/customers-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
-import { isUniqueViolation } from '../repositories/unique-violation.ts';
-import { type Handlers, ok } from './types.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
 
 type Customer = components['schemas']['Customer'];
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
+import { now } from '../domain/clock.ts';
+import { requireWindow } from '../domain/offer-rules.ts';
 import { detail, type ErrorDetail, notFound, validationError } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
 import type { DiscountRange, DiscountRangeTier } from '../repositories/discount-ranges-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
-import { referencesAt, requireReferences, requireWindow } from './offer-rules.ts';
-import { type Handlers, ok } from './types.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
+import { referencesAt, requireReferences } from '../resources/products/catalog-references.ts';
 
 type Schemas = components['schemas'];
 type TierInput = Schemas['DiscountRangeTierInput'];

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
+import { now } from '../domain/clock.ts';
 import {
   allowedStatuses,
   canMove,
@@ -12,7 +13,6 @@ import {
   trackingUrl,
 } from '../domain/orders.ts';
 import { ApiError, bodyFieldError, detail, type ErrorDetail, notFound, validationError } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
 import type { CustomerRecord } from '../repositories/customers-repository.ts';
 import {
   type OrderItemRecord,
@@ -21,9 +21,9 @@ import {
   orderOf,
 } from '../repositories/orders-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
+import { productLines } from '../resources/products/product-lines.ts';
 import { contactProblems, documentProblem } from './customers.ts';
-import { productLines } from './product-lines.ts';
-import { type Handlers, ok } from './types.ts';
 
 type Schemas = components['schemas'];
 type AdminOrderCreate = Schemas['AdminOrderCreate'];

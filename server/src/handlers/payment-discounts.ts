@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import { now } from '../domain/clock.ts';
 import { duplicateEntry, notFound } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import type { PaymentDiscount, PaymentDiscountsRepository } from '../repositories/payment-discounts-repository.ts';
-import { isUniqueViolation } from '../repositories/unique-violation.ts';
-import { type Handlers, ok } from './types.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
 
 /**
  * Stores the discount; a payment method that already has one in the store is 409 DUPLICATE_ENTRY. The UNIQUE

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
 import { SMS_MAX_LENGTH } from '../domain/automation-chain.ts';
+import { now } from '../domain/clock.ts';
 import { detail, type ErrorDetail, notFound, validationError } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import type { Template } from '../repositories/templates-repository.ts';
-import { type Handlers, ok } from './types.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
 
 type TemplateFields = Pick<Template, 'subject' | 'remetente_nome' | 'remetente_email' | 'body' | 'html' | 'message'>;
 type TemplateInput = components['schemas']['TemplateUpdate'];

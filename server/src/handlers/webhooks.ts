@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { now } from '../domain/clock.ts';
 import { type NetworkPolicy, webhookUrlProblem } from '../domain/ssrf-guard.ts';
 import { isWebhookEvent } from '../domain/webhook-delivery.ts';
 import { ApiError, bodyFieldError, detail, notFound, validationError } from '../errors.ts';
-import { now } from '../repositories/columns.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type WebhookEventName, type WebhookRecord, webhookOf } from '../repositories/webhooks-repository.ts';
-import { type Handlers, ok } from './types.ts';
+import { type Handlers, ok } from '../resources/operation.ts';
 
 /** `ORDER_CREATED,ORDER_PAID` → the names; an unknown name is 400 VALIDATION_ERROR naming `events`. */
 function eventsFilter(events: string | undefined): WebhookEventName[] | undefined {

@@ -1,6 +1,6 @@
 import { type Router as ExpressRouter, Router } from 'express';
 import { contractOperations, type Operation, type OperationId } from '../contract.ts';
-import type { Deps, Handler, Handlers, Input } from '../handlers/types.ts';
+import type { Deps, Handler, Handlers, Input } from '../resources/operation.ts';
 import { runIdempotently, type StoredReply } from './idempotency.ts';
 
 /** Fails start-up when an operation of the contract has no handler (or a handler has no operation). */

@@ -66,7 +66,7 @@ export function abandonedCartsRepository(db: Kysely<Database>) {
       if (filters.recovered !== undefined) query = query.where('recovered', '=', flagColumn(filters.recovered));
       if (filters.createdFrom) query = query.where('created_at', '>=', filters.createdFrom);
       if (filters.createdTo) query = query.where('created_at', '<', filters.createdTo);
-      const { rows, page } = await newestFirstPage(query, request, 'asc');
+      const { rows, pagination: page } = await newestFirstPage(query, request, 'asc');
       return { abandonedCarts: rows.map(toCart), page };
     },
   };

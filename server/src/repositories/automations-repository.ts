@@ -82,7 +82,7 @@ export function automationsRepository(db: Kysely<Database>) {
       let query = db.selectFrom('automations').where('store_id', '=', storeId);
       if (filters.active !== undefined) query = query.where('active', '=', flagColumn(filters.active));
       if (filters.triggerEvent) query = query.where('trigger_event', '=', filters.triggerEvent);
-      const { rows, page } = await newestFirstPage(query, request);
+      const { rows, pagination: page } = await newestFirstPage(query, request);
       return { automations: rows.map(toRecord), page };
     },
 

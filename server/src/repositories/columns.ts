@@ -1,4 +1,4 @@
-// Conversions between contract values and the portable column types of server/migrations.
+// Conversions of the repositories not yet moved into resources/ (which use db/column-codecs.ts).
 
 /** Money is kept as the exact decimal text of the number sent: 19.9 is stored "19.9" and read back 19.9. */
 export const moneyColumn = (value: number): string => String(value);
@@ -16,5 +16,3 @@ export const nullableJsonColumn = (value: unknown): string | null =>
 export const json = <T>(column: string): T => JSON.parse(column) as T;
 export const nullableJson = <T>(column: string | null): T | null =>
   column === null ? null : (JSON.parse(column) as T);
-
-export const now = (): string => new Date().toISOString();

@@ -86,7 +86,7 @@ export function couponsRepository(db: Kysely<Database>) {
       let query = db.selectFrom('coupons').where('store_id', '=', storeId);
       if (filters.status) query = query.where('status', '=', filters.status);
       if (filters.search) query = query.where(sql`lower(code)`, 'like', containsPattern(filters.search));
-      const { rows, page } = await newestFirstPage(query, request, 'asc');
+      const { rows, pagination: page } = await newestFirstPage(query, request, 'asc');
       return { coupons: rows.map(toCoupon), page };
     },
   };

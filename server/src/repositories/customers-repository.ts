@@ -150,7 +150,7 @@ export function customersRepository(db: Kysely<Database>) {
           eb.or([eb(sql`lower(name)`, 'like', pattern), eb(sql`lower(email)`, 'like', pattern)]),
         );
       }
-      const { rows, page } = await newestFirstPage(query, request, 'asc');
+      const { rows, pagination: page } = await newestFirstPage(query, request, 'asc');
       return { customers: await withStats(storeId, rows.map(toRecord)), page };
     },
   };

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { isUniqueViolation } from './unique-violation.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 
 export interface IdempotencyRecord {
   operationId: string;

@@ -63,7 +63,7 @@ export function leadsRepository(db: Kysely<Database>) {
           eb.or([eb(sql`lower(name)`, 'like', pattern), eb(sql`lower(email)`, 'like', pattern)]),
         );
       }
-      const { rows, page } = await newestFirstPage(query, request, 'asc');
+      const { rows, pagination: page } = await newestFirstPage(query, request, 'asc');
       return { leads: rows.map(toLead), page };
     },
   };

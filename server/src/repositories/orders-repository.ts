@@ -171,7 +171,7 @@ export function ordersRepository(db: Kysely<Database>) {
       if (filters.status) query = query.where('status', '=', filters.status);
       if (filters.createdFrom) query = query.where('created_at', '>=', filters.createdFrom);
       if (filters.createdTo) query = query.where('created_at', '<', filters.createdTo);
-      const { rows, page } = await newestFirstPage(query, request, 'asc');
+      const { rows, pagination: page } = await newestFirstPage(query, request, 'asc');
       return { records: await withItems(rows), page };
     },
 

@@ -75,7 +75,7 @@ export function paymentDiscountsRepository(db: Kysely<Database>) {
       let query = db.selectFrom('payment_discounts').where('store_id', '=', storeId);
       if (filters.paymentMethod) query = query.where('payment_method', '=', filters.paymentMethod);
       if (filters.active !== undefined) query = query.where('active', '=', flagColumn(filters.active));
-      const { rows, page } = await newestFirstPage(query, request, 'asc');
+      const { rows, pagination: page } = await newestFirstPage(query, request, 'asc');
       return { paymentDiscounts: rows.map(toDiscount), page };
     },
   };

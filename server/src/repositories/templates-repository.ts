@@ -91,7 +91,7 @@ export function templatesRepository(db: Kysely<Database>) {
     async list(storeId: string, channel: TemplateChannel | undefined, request: PageRequest) {
       let query = db.selectFrom('message_templates').where('store_id', '=', storeId);
       if (channel) query = query.where('channel', '=', channel);
-      const { rows, page } = await newestFirstPage(query, request);
+      const { rows, pagination: page } = await newestFirstPage(query, request);
       return { templates: rows.map(toTemplate), page };
     },
   };

@@ -1,9 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { Database, TrackingEventsTable } from '../db/schema.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import { flag, flagColumn } from './columns.ts';
 import { type PageRequest, pageOf } from './pagination.ts';
-import { isUniqueViolation } from './unique-violation.ts';
 
 type Schemas = components['schemas'];
 export type TrackingEvent = Schemas['TrackingEvent'];

@@ -1,0 +1,201 @@
+import { type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import type { components } from '../../../generated/openapi.ts';
+import { DuplicateRecord } from '../domain/duplicate-record.ts';
+import type { Database } from '../resources/index.ts';
+import type { ColumnCodec } from './column-codecs.ts';
+import { isUniqueViolation } from './unique-violation.ts';
+
+export type Pagination = components['schemas']['Pagination'];
+
+export interface PageRequest {
+  page?: number | undefined;
+  limit?: number | undefined;
+}
+
+/** The tables of store resources: rows carrying `id`, `store_id` and `created_at`. */
+type StoreTableName = {
+  [T in keyof Database]: Database[T] extends { id: string; store_id: string; created_at: string } ? T : never;
+}[keyof Database];
+
+type Row<T extends StoreTableName> = Selectable<Database[T]>;
+
+/** The columns that need converting, each with its codec; every other column is copied as it is. */
+type Codec<T extends StoreTableName> = {
+  [Column in keyof Row<T>]?: { toColumn(value: never): Row<T>[Column]; fromColumn(column: Row<T>[Column]): unknown };
+};
+
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+type ValueOf<C> = C extends { fromColumn(column: never): infer Value } ? Value : never;
+
+/**
+ * A row as the resource sees it: column names in camelCase (those in `Keep` as they are, for wire fields the
+ * source documentation spells in snake_case) and the values the codec converts.
+ */
+export type StoredOf<T extends StoreTableName, C extends Codec<T>, Keep extends string = never> = {
+  [Column in keyof Row<T> & string as Column extends Keep ? Column : CamelCase<Column>]: Column extends keyof C
+    ? ValueOf<NonNullable<C[Column]>>
+    : Row<T>[Column];
+};
+
+/** The documented pagination object, and the row offset of the page. */
+export function pageOf(request: PageRequest, total: number, defaultLimit = 20): Pagination & { offset: number } {
+  const page = request.page ?? 1;
+  const limit = request.limit ?? defaultLimit;
+  // Any page past the end reads from `total` (an empty list), so a huge `page` never reaches SQL as an offset.
+  const offset = Math.min((page - 1) * limit, total);
+  return { page, limit, total, totalPages: Math.ceil(total / limit), offset };
+}
+
+/**
+ * A LIKE pattern matching text that contains `search` literally, case-insensitively (compare against
+ * lower(column)): `%`, `_` and the escape character itself are escaped, with the ESCAPE clause both engines need
+ * (SQLite has no default escape character).
+ */
+export const containsPattern = (search: string): RawBuilder<string> =>
+  sql<string>`${`%${search.toLowerCase().replace(/[!%_]/g, '!$&')}%`} ESCAPE '!'`;
+
+/**
+ * A list's order: `'desc'`/`'asc'` for newest first with ties by id in that direction (each list keeps its
+ * established order among rows created in the same millisecond), or the columns to sort by.
+ */
+type PageOrder = 'asc' | 'desc' | readonly (readonly [column: string, direction: 'asc' | 'desc'])[];
+
+/** A page of a filtered store query in the given order: the total of the filter and the rows of the page. */
+export async function newestFirstPage<T extends StoreTableName>(
+  query: SelectQueryBuilder<Database, T, object>,
+  request: PageRequest,
+  order: PageOrder = 'desc',
+) {
+  const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const { offset, ...pagination } = pageOf(request, Number(counted?.n ?? 0));
+  const columns =
+    typeof order === 'string'
+      ? ([
+          ['created_at', 'desc'],
+          ['id', order],
+        ] as const)
+      : order;
+  let rows = query.selectAll();
+  for (const [column, direction] of columns) rows = rows.orderBy(sql.ref(column), direction);
+  // selectAll() of a single-table query is exactly that table's row.
+  return { rows: (await rows.limit(pagination.limit).offset(offset).execute()) as Row<T>[], pagination };
+}
+
+const camelCased = new Map<string, string>();
+const snakeCased = new Map<string, string>();
+const fieldName = (column: string): string => {
+  let name = camelCased.get(column);
+  if (name === undefined) {
+    name = column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+    camelCased.set(column, name);
+  }
+  return name;
+};
+const columnName = (field: string): string => {
+  let name = snakeCased.get(field);
+  if (name === undefined) {
+    name = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    snakeCased.set(field, name);
+  }
+  return name;
+};
+
+/** The same statements for every store table; only ever given column names that come from the table's own type. */
+type AnyStoreRow = { id: string; store_id: string; created_at: string } & Record<string, unknown>;
+
+/**
+ * Insert / find / replace / delete / newest-first page of one store-scoped table, by (store, id). Another store's
+ * id is indistinguishable from an unknown one. A write that a unique constraint refuses throws `DuplicateRecord`.
+ */
+export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep extends string = never>(
+  db: Kysely<Database>,
+  table: T,
+  codec: C,
+  options: { snakeCaseFields?: readonly Keep[] } = {},
+) {
+  type Stored = StoredOf<T, C, Keep>;
+  // Kysely cannot resolve column names of a table chosen by a type parameter; the statements below only name the
+  // columns every store table has, and rows pass through `encode`/`decode`, which the Stored type keeps exact.
+  const rows = db as unknown as Kysely<Record<string, AnyStoreRow>>;
+  const columnCodecs = codec as Record<string, ColumnCodec<unknown, unknown> | undefined>;
+  const name: string = table;
+  const keep = new Set<string>(options.snakeCaseFields ?? []);
+
+  function decode(row: Row<T>): Stored {
+    const stored: Record<string, unknown> = {};
+    for (const [column, value] of Object.entries(row)) {
+      const convert = columnCodecs[column];
+      stored[keep.has(column) ? column : fieldName(column)] = convert ? convert.fromColumn(value) : value;
+    }
+    return stored as Stored;
+  }
+
+  function encode(stored: Stored): AnyStoreRow {
+    const row: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(stored)) {
+      const column = keep.has(field) ? field : columnName(field);
+      const convert = columnCodecs[column];
+      row[column] = convert ? convert.toColumn(value) : value;
+    }
+    return row as AnyStoreRow;
+  }
+
+  async function refusingDuplicates<R>(write: Promise<R>): Promise<R> {
+    try {
+      return await write;
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DuplicateRecord(table);
+      throw error;
+    }
+  }
+
+  return {
+    decode,
+
+    async insert(stored: Stored): Promise<void> {
+      await refusingDuplicates(rows.insertInto(name).values(encode(stored)).execute());
+    },
+
+    async find(storeId: string, id: string): Promise<Stored | undefined> {
+      const row = await rows
+        .selectFrom(name)
+        .selectAll()
+        .where('store_id', '=', storeId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && decode(row as Row<T>);
+    },
+
+    /** Writes every column but the key and `created_at`. */
+    async replace(stored: Stored): Promise<void> {
+      const { id, store_id, created_at: _created, ...changes } = encode(stored);
+      await refusingDuplicates(
+        rows.updateTable(name).set(changes).where('store_id', '=', store_id).where('id', '=', id).execute(),
+      );
+    },
+
+    async delete(storeId: string, id: string): Promise<boolean> {
+      const result = await rows
+        .deleteFrom(name)
+        .where('store_id', '=', storeId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    /** A page of the store's rows, narrowed by `filter` (the list's query parameters), newest first by default. */
+    async page(
+      storeId: string,
+      request: PageRequest,
+      filter: (query: SelectQueryBuilder<Database, T, object>) => SelectQueryBuilder<Database, T, object> = (q) => q,
+      order: 'asc' | 'desc' | readonly (readonly [keyof Row<T> & string, 'asc' | 'desc'])[] = 'desc',
+    ): Promise<{ records: Stored[]; pagination: Pagination }> {
+      const scoped = rows.selectFrom(name).where('store_id', '=', storeId);
+      const query = filter(scoped as unknown as SelectQueryBuilder<Database, T, object>);
+      const { rows: page, pagination } = await newestFirstPage(query, request, order);
+      return { records: page.map(decode), pagination };
+    },
+  };
+}

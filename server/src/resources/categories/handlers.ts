@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../../domain/clock.ts';
+import { slugify } from '../../domain/slug.ts';
+import { detail, duplicateAs, notFound, referenceNotFound } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import type { CategoryRecord } from './repository.ts';
+
+const slugTaken = (category: CategoryRecord) => ['name', `slug já utilizado: ${category.slug}`] as const;
+
+export const categoryHandlers: Pick<
+  Handlers,
+  | 'listCategories'
+  | 'createCategory'
+  | 'getCategoryById'
+  | 'updateCategory'
+  | 'deleteCategory'
+  | 'assignCategoryProducts'
+> = {
+  async listCategories({ storeId, query }, { repositories }) {
+    const { categories, pagination } = await repositories.categories.listCategories(storeId, query.search, query);
+    return { status: 200, body: ok({ categories, pagination }) };
+  },
+
+  async createCategory({ storeId, body }, { repositories }) {
+    const at = now();
+    const category: CategoryRecord = {
+      id: randomUUID(),
+      storeId,
+      name: body.name,
+      slug: slugify(body.name),
+      description: body.description ?? null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await duplicateAs(repositories.categories.createCategory(category), ...slugTaken(category));
+    return { status: 201, body: ok({ category: { ...category, productCount: 0 } }) };
+  },
+
+  async getCategoryById({ storeId, path }, { repositories }) {
+    const category = await repositories.categories.getCategoryById(storeId, path.categoryId);
+    if (!category) throw notFound();
+    return { status: 200, body: ok({ category }) };
+  },
+
+  async updateCategory({ storeId, path, body }, { repositories }) {
+    const current = await repositories.categories.getCategoryById(storeId, path.categoryId);
+    if (!current) throw notFound();
+    const { productCount, ...fields } = current;
+    const updated: CategoryRecord = {
+      ...fields,
+      ...body,
+      slug: body.name !== undefined ? slugify(body.name) : current.slug,
+      updatedAt: now(),
+    };
+    await duplicateAs(repositories.categories.updateCategory(updated), ...slugTaken(updated));
+    return { status: 200, body: ok({ category: { ...updated, productCount } }) };
+  },
+
+  async deleteCategory({ storeId, path }, { repositories }) {
+    if (!(await repositories.categories.deleteCategory(storeId, path.categoryId))) throw notFound();
+    return { status: 204, body: undefined };
+  },
+
+  async assignCategoryProducts({ storeId, path, body }, { repositories }) {
+    const category = await repositories.categories.getCategoryById(storeId, path.categoryId);
+    if (!category) throw notFound();
+    const known = await repositories.products.existingProductIds(storeId, body.productIds);
+    const unknown = body.productIds
+      .map((id, index) => ({ id, index }))
+      .filter(({ id }) => !known.has(id))
+      .map(({ id, index }) => detail('body', `productIds.${index}`, `produto não encontrado: ${id}`));
+    if (unknown.length > 0) throw referenceNotFound(unknown);
+    const assignedCount = await repositories.categories.assignCategoryProducts(category.id, body.productIds, now());
+    return { status: 200, body: ok({ success: true, assignedCount }) };
+  },
+};

@@ -1,0 +1,32 @@
+import { type Kysely, sql } from 'kysely';
+import type { components, operations } from '../../../../generated/openapi.ts';
+import { json, money } from '../../db/column-codecs.ts';
+import { containsPattern, storeTable } from '../../db/store-table.ts';
+import type { Database } from '../index.ts';
+
+export type Kit = components['schemas']['Kit'];
+type ListKitsQuery = NonNullable<operations['listKits']['parameters']['query']>;
+
+export function kitsRepository(db: Kysely<Database>) {
+  const kits = storeTable(db, 'kits', { price: money, items: json<Kit['items']>() });
+  return {
+    createKit: kits.insert,
+    getKitById: kits.find,
+    updateKit: kits.replace,
+    deleteKit: kits.delete,
+    async listKits(storeId: string, query: ListKitsQuery) {
+      const { records, pagination } = await kits.page(
+        storeId,
+        query,
+        (rows) => {
+          let filtered = rows;
+          if (query.status) filtered = filtered.where('status', '=', query.status);
+          if (query.search) filtered = filtered.where(sql`lower(name)`, 'like', containsPattern(query.search));
+          return filtered;
+        },
+        'asc',
+      );
+      return { kits: records, pagination };
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../../domain/clock.ts';
+import { bodyFieldError, notFound } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import type { Metatag } from './repository.ts';
+
+/** `ALL` means every page and is not combined with other pages. */
+function checkPages(pages: Metatag['pages']): void {
+  if (pages.includes('ALL') && pages.length > 1) {
+    throw bodyFieldError('pages', 'ALL não pode ser combinado com outras páginas');
+  }
+}
+
+export const metatagHandlers: Pick<
+  Handlers,
+  'listMetatags' | 'createMetatag' | 'getMetatagById' | 'updateMetatag' | 'deleteMetatag'
+> = {
+  async listMetatags({ storeId, query }, { repositories }) {
+    return { status: 200, body: ok(await repositories.metatags.listMetatags(storeId, query)) };
+  },
+
+  async createMetatag({ storeId, body }, { repositories }) {
+    checkPages(body.pages);
+    const at = now();
+    const metatag: Metatag = { id: randomUUID(), storeId, ...body, createdAt: at, updatedAt: at };
+    await repositories.metatags.createMetatag(metatag);
+    return { status: 201, body: ok({ metatag }) };
+  },
+
+  async getMetatagById({ storeId, path }, { repositories }) {
+    const metatag = await repositories.metatags.getMetatagById(storeId, path.metatagId);
+    if (!metatag) throw notFound();
+    return { status: 200, body: ok({ metatag }) };
+  },
+
+  async updateMetatag({ storeId, path, body }, { repositories }) {
+    const current = await repositories.metatags.getMetatagById(storeId, path.metatagId);
+    if (!current) throw notFound();
+    if (body.pages) checkPages(body.pages);
+    const metatag: Metatag = { ...current, ...body, updatedAt: now() };
+    await repositories.metatags.updateMetatag(metatag);
+    return { status: 200, body: ok({ metatag }) };
+  },
+
+  async deleteMetatag({ storeId, path }, { repositories }) {
+    if (!(await repositories.metatags.deleteMetatag(storeId, path.metatagId))) throw notFound();
+    return { status: 204, body: undefined };
+  },
+};

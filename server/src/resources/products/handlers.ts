@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../../../generated/openapi.ts';
+import { now } from '../../domain/clock.ts';
+import { slugify } from '../../domain/slug.ts';
+import { bodyFieldError, duplicateAs, notFound } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import { type ProductRecord, productOf } from './repository.ts';
+
+type ProductCreate = components['schemas']['ProductCreate'];
+
+/** The rules the schema cannot state, checked on the product as it would be stored. */
+function checkProductRules(product: ProductRecord): void {
+  if (product.type === 'PHYSICAL' && product.logistics === null) {
+    throw bodyFieldError('logistics', 'campo obrigatório quando o tipo é PHYSICAL');
+  }
+  if (product.discountedPrice !== null && product.discountedPrice >= product.price) {
+    throw bodyFieldError('discountedPrice', 'deve ser menor que price');
+  }
+}
+
+const slugTaken = (product: ProductRecord) => ['slug', `slug já utilizado: ${product.slug}`] as const;
+
+function newProduct(storeId: string, currency: string, body: ProductCreate): ProductRecord {
+  const at = now();
+  return {
+    id: randomUUID(),
+    storeId,
+    name: body.name,
+    slug: slugify(body.name),
+    type: body.type,
+    status: body.status,
+    price: body.price,
+    discountedPrice: body.discountedPrice ?? null,
+    costPrice: body.costPrice ?? null,
+    currency,
+    media: {
+      images: body.media?.images ?? [],
+      videos: body.media?.videos ?? [],
+      documents: body.media?.documents ?? [],
+    },
+    stock: body.stock?.quantity ?? 0,
+    sku: body.sku ?? null,
+    barcode: body.barcode ?? null,
+    description: body.description ?? body.name,
+    shortDescription: body.shortDescription ?? body.name,
+    logistics: body.logistics ?? null,
+    featured: false,
+    createdAt: at,
+    updatedAt: at,
+    trackInventory: body.stock?.trackInventory ?? false,
+    seo: body.seo ?? null,
+  };
+}
+
+export const productHandlers: Pick<
+  Handlers,
+  'listProducts' | 'createProduct' | 'getProductById' | 'updateProduct' | 'deleteProduct'
+> = {
+  async listProducts({ storeId, query }, { repositories }) {
+    const { products, pagination } = await repositories.products.listProducts(storeId, query, query);
+    return { status: 200, body: ok({ products: products.map(productOf), pagination }) };
+  },
+
+  async createProduct({ storeId, body }, { repositories, events }) {
+    const store = await repositories.stores.find(storeId);
+    const product = newProduct(storeId, store?.currency ?? 'BRL', body);
+    checkProductRules(product);
+    await duplicateAs(repositories.products.createProduct(product), ...slugTaken(product));
+    events.emit(storeId, 'PRODUCT_CREATED', { product: productOf(product) });
+    return { status: 201, body: ok({ product: productOf(product) }) };
+  },
+
+  async getProductById({ storeId, path }, { repositories }) {
+    const product = await repositories.products.getProductById(storeId, path.productId);
+    if (!product) throw notFound();
+    const variants = await repositories.products.productVariants(product.id);
+    return { status: 200, body: ok({ product: { ...productOf(product), variants } }) };
+  },
+
+  async updateProduct({ storeId, path, body }, { repositories, events }) {
+    const current = await repositories.products.getProductById(storeId, path.productId);
+    if (!current) throw notFound();
+    const { stock, media, slug, ...fields } = body;
+    const updated: ProductRecord = {
+      ...current,
+      ...fields,
+      slug: slug ?? (body.name !== undefined ? slugify(body.name) : current.slug),
+      media: media
+        ? { images: media.images, videos: media.videos ?? [], documents: media.documents ?? [] }
+        : current.media,
+      stock: stock?.quantity ?? current.stock,
+      trackInventory: stock?.trackInventory ?? current.trackInventory,
+      updatedAt: now(),
+    };
+    checkProductRules(updated);
+    await duplicateAs(repositories.products.updateProduct(updated), ...slugTaken(updated));
+    events.emit(storeId, 'PRODUCT_UPDATED', { product: productOf(updated) });
+    return { status: 200, body: ok({ product: productOf(updated) }) };
+  },
+
+  async deleteProduct({ storeId, path }, { repositories, events }) {
+    const product = await repositories.products.getProductById(storeId, path.productId);
+    if (!product || !(await repositories.products.deleteProduct(storeId, product.id))) throw notFound();
+    events.emit(storeId, 'PRODUCT_DELETED', { product: productOf(product) });
+    return { status: 204, body: undefined };
+  },
+};

@@ -1,0 +1,118 @@
+import { type Kysely, sql } from 'kysely';
+import type { components, operations } from '../../../../generated/openapi.ts';
+import { flag, json, money, nullableJson, nullableMoney } from '../../db/column-codecs.ts';
+import { containsPattern, type PageRequest, type StoredOf, storeTable } from '../../db/store-table.ts';
+import type { Database } from '../index.ts';
+
+type Schemas = components['schemas'];
+type Product = Schemas['Product'];
+export type Variant = Schemas['VariantSummary'];
+type ProductFilters = NonNullable<operations['listProducts']['parameters']['query']>;
+
+const productColumns = {
+  price: money,
+  discounted_price: nullableMoney,
+  cost_price: nullableMoney,
+  images: json<string[]>(),
+  videos: json<string[]>(),
+  documents: json<string[]>(),
+  logistics: nullableJson<Schemas['Logistics']>(),
+  seo: nullableJson<Schemas['Seo']>(),
+  track_inventory: flag,
+  featured: flag,
+};
+type ProductRow = StoredOf<'products', typeof productColumns>;
+
+/** A product as stored: the read shape plus the write-only fields of the create body. */
+export type ProductRecord = Omit<ProductRow, 'images' | 'videos' | 'documents'> & { media: Schemas['MediaRead'] };
+
+/** The read shape of every product response (getProductById adds `variants`). */
+export function productOf({ trackInventory: _trackInventory, seo: _seo, ...product }: ProductRecord): Product {
+  return product;
+}
+
+const withMedia = ({ images, videos, documents, ...product }: ProductRow): ProductRecord => ({
+  ...product,
+  media: { images, videos, documents },
+});
+const withoutMedia = ({ media, ...product }: ProductRecord): ProductRow => ({ ...product, ...media });
+
+export function productsRepository(db: Kysely<Database>) {
+  const products = storeTable(db, 'products', productColumns);
+  const variants = storeTable(db, 'product_variants', { price: money });
+
+  return {
+    /** A slug already used in the store throws `DuplicateRecord`. */
+    createProduct: (product: ProductRecord) => products.insert(withoutMedia(product)),
+
+    async getProductById(storeId: string, id: string): Promise<ProductRecord | undefined> {
+      const row = await products.find(storeId, id);
+      return row && withMedia(row);
+    },
+
+    /** A slug already used in the store throws `DuplicateRecord`. */
+    updateProduct: (product: ProductRecord) => products.replace(withoutMedia(product)),
+
+    deleteProduct: (storeId: string, id: string) => products.delete(storeId, id),
+
+    async listProducts(storeId: string, filters: ProductFilters, request: PageRequest) {
+      const { records, pagination } = await products.page(storeId, request, (query) => {
+        let filtered = query;
+        if (filters.status) filtered = filtered.where('products.status', '=', filters.status);
+        if (filters.type) filtered = filtered.where('products.type', '=', filters.type);
+        if (filters.search)
+          filtered = filtered.where(sql`lower(products.name)`, 'like', containsPattern(filters.search));
+        const { categoryId } = filters;
+        if (categoryId) {
+          filtered = filtered.where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('category_products')
+                .select('category_products.product_id')
+                .whereRef('category_products.product_id', '=', 'products.id')
+                .where('category_products.category_id', '=', categoryId),
+            ),
+          );
+        }
+        return filtered;
+      });
+      return { products: records.map(withMedia), pagination };
+    },
+
+    /** Ids of those given that are products of the store (offer rules and category links refer to them). */
+    async existingProductIds(storeId: string, ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('products')
+        .select('id')
+        .where('store_id', '=', storeId)
+        .where('id', 'in', [...ids])
+        .execute();
+      return new Set(rows.map((row) => row.id));
+    },
+
+    /** The store a product belongs to (createVariant addresses products without a store header). */
+    async productOwnerStore(id: string): Promise<string | undefined> {
+      const row = await db.selectFrom('products').select('store_id').where('id', '=', id).executeTakeFirst();
+      return row?.store_id;
+    },
+
+    /** The variants getProductById shows, oldest first. */
+    async productVariants(productId: string): Promise<Variant[]> {
+      const rows = await db
+        .selectFrom('product_variants')
+        .selectAll()
+        .where('product_id', '=', productId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => {
+        const { storeId: _store, productId: _product, createdAt: _created, ...variant } = variants.decode(row);
+        return variant;
+      });
+    },
+
+    createVariant: (storeId: string, productId: string, variant: Variant, createdAt: string) =>
+      variants.insert({ ...variant, storeId, productId, createdAt }),
+  };
+}

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../../domain/clock.ts';
+import { requirePercentAtMost100 } from '../../domain/offer-rules.ts';
+import { notFound } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import { referencesAt, requireReferences } from '../products/catalog-references.ts';
+import type { Upsell } from './repository.ts';
+
+export const upsellHandlers: Pick<
+  Handlers,
+  'listUpsells' | 'createUpsell' | 'getUpsellById' | 'updateUpsell' | 'deleteUpsell'
+> = {
+  async listUpsells({ storeId, query }, { repositories }) {
+    return { status: 200, body: ok(await repositories.upsells.listUpsells(storeId, query)) };
+  },
+
+  async createUpsell({ storeId, body }, { repositories }) {
+    const at = now();
+    const upsell: Upsell = { id: randomUUID(), storeId, description: null, ...body, createdAt: at, updatedAt: at };
+    requirePercentAtMost100(upsell.discountType, upsell.discountAmount, 'discountAmount');
+    await requireReferences(repositories, storeId, [
+      { path: 'productId', id: upsell.productId },
+      ...referencesAt('triggerProductIds', upsell.triggerProductIds),
+    ]);
+    await repositories.upsells.createUpsell(upsell);
+    return { status: 201, body: ok({ upsell }) };
+  },
+
+  async getUpsellById({ storeId, path }, { repositories }) {
+    const upsell = await repositories.upsells.getUpsellById(storeId, path.upsellId);
+    if (!upsell) throw notFound();
+    return { status: 200, body: ok({ upsell }) };
+  },
+
+  async updateUpsell({ storeId, path, body }, { repositories }) {
+    const current = await repositories.upsells.getUpsellById(storeId, path.upsellId);
+    if (!current) throw notFound();
+    const upsell: Upsell = { ...current, ...body, updatedAt: now() };
+    requirePercentAtMost100(upsell.discountType, upsell.discountAmount, 'discountAmount');
+    await requireReferences(repositories, storeId, [
+      ...(body.productId ? [{ path: 'productId', id: body.productId }] : []),
+      ...referencesAt('triggerProductIds', body.triggerProductIds),
+    ]);
+    await repositories.upsells.updateUpsell(upsell);
+    return { status: 200, body: ok({ upsell }) };
+  },
+
+  async deleteUpsell({ storeId, path }, { repositories }) {
+    if (!(await repositories.upsells.deleteUpsell(storeId, path.upsellId))) throw notFound();
+    return { status: 204, body: undefined };
+  },
+};

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { CONTRACT_PATH } from '../src/contract.ts';
+import { ApiError, type ErrorCode } from '../src/errors.ts';
+
+interface ErrorExample {
+  value?: { success?: boolean; error?: { code?: ErrorCode; message?: string } };
+}
+const examples = Object.entries(
+  (YAML.parse(readFileSync(CONTRACT_PATH, 'utf8')) as { components: { examples: Record<string, ErrorExample> } })
+    .components.examples,
+).flatMap(([name, { value }]) =>
+  value?.success === false && value.error?.code && value.error.message
+    ? [{ name, code: value.error.code, message: value.error.message }]
+    : [],
+);
+
+/** Codes whose example shows a message the handler builds for the case, not the code's default. */
+const SPECIFIC = new Set<ErrorCode>(['INVALID_STATUS_TRANSITION']);
+
+describe('error messages', () => {
+  it('finds the error examples of the contract', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it.each(examples.filter(({ code }) => !SPECIFIC.has(code)))(
+    'gives $code the message of the contract example $name',
+    ({ code, message }) => {
+      expect(new ApiError(400, code).message).toBe(message);
+    },
+  );
+});

@@ -1,0 +1,77 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { test as base, describe } from 'vitest';
+import type { components, paths } from '../../generated/openapi.ts';
+import type { Engine } from '../src/db/database.ts';
+import { adminHeaders, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
+
+/** An operation whose `X-Store-Id` header the client sends by default (the tenant's store). */
+type StoreHeaderSent<Op> = Op extends { parameters: { header: infer Header } }
+  ? Omit<Op, 'parameters'> & {
+      parameters: Omit<Op['parameters'], 'header'> & { header?: Omit<Header, 'X-Store-Id'> };
+    }
+  : Op;
+/** The contract's paths as a tenant's client calls them. */
+type TenantPaths = {
+  [Path in keyof paths]: { [Item in keyof paths[Path]]: StoreHeaderSent<paths[Path][Item]> };
+};
+
+/** A typed client of the contract acting as one tenant (its key and store). */
+export type Api = Client<TenantPaths>;
+export type ErrorBody = components['schemas']['ErrorResponse'];
+
+const clientOf = (server: TestServer, tenant: Tenant): Api =>
+  createClient<TenantPaths>({ baseUrl: server.baseUrl, headers: tenant.headers });
+
+/**
+ * A request body the contract refuses, sent on purpose (validation tests): the typed client would not let it
+ * through otherwise.
+ */
+export const malformed = (body: object): never => body as never;
+
+/**
+ * A request body that leaves out fields the contract gives a default: the validator fills them in, so the
+ * generated types (written for the handlers' side) list them as required.
+ */
+export const withoutDefaults = <Body>(body: Partial<Body>): Body => body as Body;
+
+/**
+ * The server tests' context: a started app per engine (one per test file and engine, started on first use), a
+ * fresh tenant per test, and typed clients: `api` as the tenant, `otherStore` as another tenant, `withScopes(...)`
+ * for a key with only some scopes, `admin` with the admin token.
+ */
+export const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this destructuring
+  .extend('servers', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const started = new Map<Engine, Promise<TestServer>>();
+    onCleanup(async () => {
+      for (const server of started.values()) await (await server).close();
+    });
+    return (engine: Engine): Promise<TestServer> => {
+      const server = started.get(engine) ?? startServer({ engine });
+      started.set(engine, server);
+      return server;
+    };
+  })
+  .extend('engine', engines[0] ?? 'sqlite')
+  .extend('server', async ({ servers, engine }) => servers(engine))
+  .extend('tenant', async ({ server }) => createTenant(server))
+  .extend('api', async ({ server, tenant }) => clientOf(server, tenant))
+  .extend('otherStore', async ({ server }) => clientOf(server, await createTenant(server)))
+  /** A client of another new tenant whose key has only the given scopes. */
+  .extend(
+    'withScopes',
+    async ({ server }) =>
+      async (scopes: string[]) =>
+        clientOf(server, await createTenant(server, scopes)),
+  )
+  .extend('admin', async ({ server }) =>
+    createClient<paths>({ baseUrl: server.baseUrl, headers: adminHeaders(server) }),
+  );
+
+/** Runs the suite once per engine under test (SERVER_TEST_ENGINES), each on its own server. */
+export function describeEngines(title: string, suite: () => void): void {
+  describe.each(engines)(`${title} on %s`, (engine) => {
+    test.override('engine', engine);
+    suite();
+  });
+}

@@ -1,0 +1,62 @@
+import { expect } from 'vitest';
+import { detailPaths } from './catalog.ts';
+import type { Api, ErrorBody } from './fixture.ts';
+
+type Reply = { response: Response; error?: { error: ErrorBody['error'] | string } | undefined };
+type PageQuery = { limit?: number; page?: number };
+
+/** One store-scoped resource's operations, each a typed call of the contract. */
+export interface StoreScopedOperations {
+  /** Creates a valid record in the client's store; `id` is the new record's. */
+  create(api: Api): Promise<Reply & { id: string | undefined }>;
+  get(api: Api, id: string): Promise<Reply>;
+  update(api: Api, id: string): Promise<Reply>;
+  remove(api: Api, id: string): Promise<Reply>;
+  list(api: Api, query: PageQuery): Promise<Reply & { data?: { data: { pagination: { total: number } } } }>;
+}
+
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * What every store-scoped resource promises: 404 RESOURCE_NOT_FOUND alike for an unknown id and another store's,
+ * a list that never shows another store's records, 403 AUTH_SCOPE_DENIED without the resource's scope, and
+ * 400 naming `limit`/`page` outside their bounds.
+ */
+export async function expectStoreScoped(
+  operations: StoreScopedOperations,
+  clients: { api: Api; otherStore: Api; withoutScope: Api },
+): Promise<void> {
+  const { api, otherStore, withoutScope } = clients;
+  const created = await operations.create(api);
+  expect(created.response.status).toBe(201);
+  const id = created.id ?? UNKNOWN;
+  for (const call of [operations.get, operations.update, operations.remove]) {
+    const unknown = await call(api, UNKNOWN);
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
+    const foreign = await call(otherStore, id);
+    expect(foreign.response.status).toBe(404);
+    expect(foreign.error?.error).toEqual(unknown.error?.error);
+  }
+  expect((await operations.get(api, id)).response.status).toBe(200);
+  expect((await operations.list(otherStore, { limit: 5 })).data?.data.pagination.total).toBe(0);
+
+  for (const denied of [
+    await operations.create(withoutScope),
+    await operations.list(withoutScope, {}),
+    await operations.get(withoutScope, id),
+    await operations.remove(withoutScope, id),
+  ]) {
+    expect(denied.response.status).toBe(403);
+    expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+  }
+  for (const [query, field] of [
+    [{ limit: 0 }, 'limit'],
+    [{ limit: 101 }, 'limit'],
+    [{ page: 0 }, 'page'],
+  ] as const) {
+    const response = await operations.list(api, query);
+    expect(response.response.status).toBe(400);
+    expect(detailPaths(response.error)).toContain(field);
+  }
+}
