@@ -17,7 +17,7 @@ const examples = Object.entries(
 );
 
 /** Codes whose example shows a message the handler builds for the case, not the code's default. */
-const SPECIFIC = new Set<ErrorCode>(['INVALID_STATUS_TRANSITION']);
+const SPECIFIC = new Set<ErrorCode>(['INVALID_STATUS_TRANSITION', 'RESOURCE_LIMIT_REACHED']);
 
 describe('error messages', () => {
   it('finds the error examples of the contract', () => {

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminHeaders, call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
 
-const WEBHOOK_SECRET = 'whsec_log-test-never-logged-0123';
+const WEBHOOK_SECRET = 'whsec_bG9nLXRlc3QtbmV2ZXItbG9nZ2VkLTAxMjM0NTY3';
 const PARTNER_TOKEN = 'partner-token-never-logged-4567';
 const URL_PASSWORD = 'hunter2-never-logged';
 
