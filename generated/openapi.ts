@@ -3983,8 +3983,9 @@ export interface components {
          *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
          *     (`new Webhook(secret).verify(body, headers)`):
          *
-         *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-         *       before the contract required that form is used as its UTF-8 bytes);
+         *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+         *       that prefix, which only data stored before the contract required the form can hold, is used as its
+         *       UTF-8 bytes);
          *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
          *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
          *       received (do not re-serialize the JSON).
@@ -7553,8 +7554,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7618,8 +7620,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7683,8 +7686,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7748,8 +7752,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7813,8 +7818,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7878,8 +7884,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7943,8 +7950,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8008,8 +8016,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8073,8 +8082,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8138,8 +8148,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8203,8 +8214,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8268,8 +8280,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
