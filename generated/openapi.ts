@@ -4036,8 +4036,9 @@ export interface components {
          *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
          *     (`new Webhook(secret).verify(body, headers)`):
          *
-         *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-         *       before the contract required that form is used as its UTF-8 bytes);
+         *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+         *       that prefix, which only data stored before the contract required the form can hold, is used as its
+         *       UTF-8 bytes);
          *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
          *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
          *       received (do not re-serialize the JSON).
@@ -7617,8 +7618,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7682,8 +7684,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7747,8 +7750,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7812,8 +7816,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7877,8 +7882,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7942,8 +7948,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8007,8 +8014,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8072,8 +8080,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8137,8 +8146,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8202,8 +8212,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8267,8 +8278,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8332,8 +8344,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).

@@ -10,7 +10,7 @@ import {
   type WebhookEvent,
   WebhookVerificationError,
 } from '../src/index.ts';
-import { type MockTarget, startMockTarget } from './targets.ts';
+import { type MockTarget, STARTUP_MS, startMockTarget } from './targets.ts';
 
 const contract = readContract();
 /** The first documented example of an operation's response: what the mock answers. */
@@ -31,8 +31,8 @@ describe('the client against the mock', () => {
 
   beforeAll(async () => {
     mock = await startMockTarget();
-  });
-  afterAll(() => mock.stop());
+  }, STARTUP_MS);
+  afterAll(() => mock.stop(), STARTUP_MS);
 
   it('creates, reads and lists every product with the contract examples as answers', async () => {
     const client = createStorefrontClient({ ...mock.partner });

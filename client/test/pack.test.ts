@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi-wire.ts';
 import { type Json, readContract } from '../../lib/contract.ts';
-import { type Partner, startMockTarget, startServerProcess } from './targets.ts';
+import { type Partner, STARTUP_MS, startMockTarget, startServerProcess } from './targets.ts';
 
 const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -63,7 +63,7 @@ describe('the packed client', () => {
   afterAll(async () => {
     for (const stop of stops) await stop();
     rmSync(work, { recursive: true, force: true });
-  });
+  }, STARTUP_MS);
 
   it('installs from its tarball outside the repository, compiles with tsc and works against the server and the mock', {
     timeout: 300_000,

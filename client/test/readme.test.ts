@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerTarget, startServerProcess } from './targets.ts';
+import { type ServerTarget, STARTUP_MS, startServerProcess } from './targets.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -25,11 +25,11 @@ describe('the README snippet', () => {
   const work = mkdtempSync(path.join(tmpdir(), 'sf-client-readme-'));
   beforeAll(async () => {
     server = await startServerProcess();
-  });
+  }, STARTUP_MS);
   afterAll(async () => {
     await server.stop();
     rmSync(work, { recursive: true, force: true });
-  });
+  }, STARTUP_MS);
 
   it('runs against the server: creates, lists every product, and reports a 404 as StorefrontApiError', async () => {
     const snippet = readmeSnippet();

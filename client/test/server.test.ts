@@ -9,7 +9,7 @@ import {
   verifyWebhook,
   WebhookVerificationError,
 } from '../src/index.ts';
-import { type Partner, type ServerTarget, startServerProcess, webhookReceiver } from './targets.ts';
+import { type Partner, type ServerTarget, STARTUP_MS, startServerProcess, webhookReceiver } from './targets.ts';
 
 const camiseta = { name: 'Camiseta Básica', type: 'DIGITAL', price: 49.9 } as const;
 
@@ -46,12 +46,12 @@ describe('the client against the reference server', () => {
 
   beforeAll(async () => {
     server = await startServerProcess();
-  });
-  afterAll(() => server.stop());
+  }, STARTUP_MS);
+  afterAll(() => server.stop(), STARTUP_MS);
 
   beforeAll(async () => {
     partner = await server.newPartner();
-  });
+  }, STARTUP_MS);
 
   it('creates, reads back and lists every product through the iterator, never passing X-Store-Id per call', async () => {
     const client = createStorefrontClient({ ...partner });
@@ -182,8 +182,8 @@ describe('the client against a server with a tiny rate limit', () => {
 
   beforeAll(async () => {
     server = await startServerProcess({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '2' });
-  });
-  afterAll(() => server.stop());
+  }, STARTUP_MS);
+  afterAll(() => server.stop(), STARTUP_MS);
 
   it('waits out a 429 for as long as Retry-After says, then succeeds', async () => {
     const partner = await server.newPartner();

@@ -12,6 +12,8 @@ import { startMock } from '../../scripts/mock/mock.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ADMIN_TOKEN = 'client-test-admin-token-0123456789';
+/** Start-up and shutdown of a target, for hook timeouts: a busy machine needs far more than vitest's 10 s. */
+export const STARTUP_MS = 120_000;
 
 /** Credentials of a partner: a base URL, a key and the store it may act on. */
 export interface Partner {

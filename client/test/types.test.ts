@@ -51,6 +51,8 @@ describe('client types', () => {
       client.POST('/api/v1/products'),
       // @ts-expect-error the path parameter is required
       client.GET('/api/v1/products/{productId}'),
+      // @ts-expect-error the store header is the client's: a call cannot pass it
+      client.GET('/api/v1/products', { params: { header: { 'X-Store-Id': 'other' } } }),
       // @ts-expect-error an unknown path
       client.GET('/api/v1/unknown'),
       // @ts-expect-error the admin API is not the partner client's

@@ -3,8 +3,8 @@ import { WEBHOOK_SECRET_PREFIX } from './secrets.ts';
 
 /**
  * The HMAC key of a webhook secret, as Standard Webhooks defines it: the base64 after `whsec_`, decoded. The
- * contract accepts only that form; a secret stored before it did (any other text) keeps its old key, its UTF-8
- * bytes, so receivers set up then still verify.
+ * contract accepts only that form; a secret without the prefix (stored before the contract required it) keeps
+ * its old key, its UTF-8 bytes, so receivers set up then still verify.
  */
 function signingKey(secret: string): Buffer {
   return secret.startsWith(WEBHOOK_SECRET_PREFIX)
