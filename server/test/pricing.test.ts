@@ -361,92 +361,6 @@ describe.each(engines)('pricing (coupons, discount ranges, payment discounts) on
     });
   });
 
-  describe('payment discounts', () => {
-    it('creates one per method, reads, filters, updates and deletes (freeing the method)', async () => {
-      const created = await v1('POST', '/api/v1/payment-discounts', { paymentMethod: 'PIX', percentage: 5 });
-      expect(created.status).toBe(201);
-      const discount = created.body.data.paymentDiscount;
-      expect(created.body).toEqual({
-        success: true,
-        data: {
-          paymentDiscount: {
-            id: expect.any(String),
-            storeId: tenant.storeId,
-            paymentMethod: 'PIX',
-            percentage: 5,
-            active: true,
-            createdAt: expect.any(String),
-            updatedAt: discount.createdAt,
-          },
-        },
-      });
-      expect((await v1('GET', `/api/v1/payment-discounts/${discount.id}`)).body).toEqual(created.body);
-      expect((await v1('GET', '/api/v1/payment-discounts?paymentMethod=PIX&active=true')).body.data).toEqual({
-        paymentDiscounts: [discount],
-        pagination: { page: 1, limit: 20, total: 1, totalPages: 1 },
-      });
-      const second = await v1('POST', '/api/v1/payment-discounts', { paymentMethod: 'PIX', percentage: 7 });
-      expect(second.status).toBe(409);
-      expect(second.body.error.code).toBe('DUPLICATE_ENTRY');
-      expect(paths(second.body)).toEqual(['paymentMethod']);
-
-      const boleto = (await v1('POST', '/api/v1/payment-discounts', { paymentMethod: 'BOLETO', percentage: 3 })).body
-        .data.paymentDiscount;
-      const move = await v1('PATCH', `/api/v1/payment-discounts/${boleto.id}`, { paymentMethod: 'PIX' });
-      expect(move.status).toBe(409);
-      expect(paths(move.body)).toEqual(['paymentMethod']);
-      const updated = await v1('PATCH', `/api/v1/payment-discounts/${boleto.id}`, {
-        paymentMethod: 'CARD',
-        percentage: 2.5,
-        active: false,
-      });
-      expect(updated.status).toBe(200);
-      expect(updated.body.data.paymentDiscount).toEqual({
-        ...boleto,
-        paymentMethod: 'CARD',
-        percentage: 2.5,
-        active: false,
-        updatedAt: expect.any(String),
-      });
-      expect((await v1('GET', '/api/v1/payment-discounts?active=false')).body.data.paymentDiscounts).toEqual([
-        updated.body.data.paymentDiscount,
-      ]);
-
-      expect((await v1('DELETE', `/api/v1/payment-discounts/${discount.id}`)).status).toBe(204);
-      expect((await v1('GET', `/api/v1/payment-discounts/${discount.id}`)).status).toBe(404);
-      expect((await v1('POST', '/api/v1/payment-discounts', { paymentMethod: 'PIX', percentage: 6 })).status).toBe(201);
-      expect(
-        (await v1('POST', '/api/v1/payment-discounts', { paymentMethod: 'PIX', percentage: 6 }, other)).status,
-      ).toBe(201);
-    });
-
-    it('leaves exactly one discount for concurrent creates of one method', async () => {
-      const store = await createTenant(server);
-      const responses = await Promise.all(
-        Array.from({ length: 8 }, (_, i) =>
-          v1('POST', '/api/v1/payment-discounts', { paymentMethod: 'BOLETO', percentage: i + 1 }, store),
-        ),
-      );
-      expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
-      for (const r of responses.filter((r) => r.status !== 201)) {
-        expect(r.status).toBe(409);
-        expect(r.body.error.code).toBe('DUPLICATE_ENTRY');
-      }
-      expect((await v1('GET', '/api/v1/payment-discounts', undefined, store)).body.data.pagination.total).toBe(1);
-    });
-
-    it.each([
-      ['percentage 0', { paymentMethod: 'PIX', percentage: 0 }, 'percentage'],
-      ['percentage above 100', { paymentMethod: 'PIX', percentage: 100.01 }, 'percentage'],
-      ['unknown method', { paymentMethod: 'CRYPTO', percentage: 5 }, 'paymentMethod'],
-      ['missing method', { percentage: 5 }, 'paymentMethod'],
-    ])('rejects %s with 400 naming the field', async (_name, body, field) => {
-      const response = await v1('POST', '/api/v1/payment-discounts', body);
-      expect(response.status).toBe(400);
-      expect(paths(response.body)).toContain(field);
-    });
-  });
-
   it.each([
     ['coupons', '/api/v1/coupons', { code: 'ESCOPO', discountType: 'FIXED', discountAmount: 1 }, false],
     [
@@ -455,7 +369,6 @@ describe.each(engines)('pricing (coupons, discount ranges, payment discounts) on
       { name: 'R', ruleType: 'CART_VALUE', tiers: [{ minValue: 1, discountType: 'FIXED', discountAmount: 1 }] },
       true,
     ],
-    ['payment-discounts', '/api/v1/payment-discounts', { paymentMethod: 'CARD', percentage: 1 }, true],
   ])(
     '%s: 404 for unknown and foreign ids, 403 without the scope, pagination bounds',
     async (_group, base, body, deletable) => {

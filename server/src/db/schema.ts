@@ -360,16 +360,6 @@ export interface DiscountRangeTiersTable {
   position: number;
 }
 
-export interface PaymentDiscountsTable {
-  id: string;
-  store_id: string;
-  payment_method: string;
-  percentage: string;
-  active: number;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface PaymentLinksTable {
   id: string;
   store_id: string;
@@ -409,7 +399,6 @@ export interface LegacyTables {
   coupons: CouponsTable;
   discount_ranges: DiscountRangesTable;
   discount_range_tiers: DiscountRangeTiersTable;
-  payment_discounts: PaymentDiscountsTable;
   payment_links: PaymentLinksTable;
   customers: CustomersTable;
   orders: OrdersTable;

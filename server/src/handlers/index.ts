@@ -11,7 +11,6 @@ import { leadHandlers } from './leads.ts';
 import { metatagHandlers } from './metatags.ts';
 import { orderBumpHandlers } from './order-bumps.ts';
 import { orderHandlers } from './orders.ts';
-import { paymentDiscountHandlers } from './payment-discounts.ts';
 import { templateHandlers } from './templates.ts';
 import { upsellHandlers } from './upsells.ts';
 import { webhookHandlers } from './webhooks.ts';
@@ -32,7 +31,6 @@ export const legacyHandlers = {
   ...orderBumpHandlers,
   ...couponHandlers,
   ...discountRangeHandlers,
-  ...paymentDiscountHandlers,
   ...checkoutHandlers,
   ...adminHandlers,
 };

@@ -15,7 +15,6 @@ import { leadsRepository } from './leads-repository.ts';
 import { metatagsRepository } from './metatags-repository.ts';
 import { orderBumpsRepository } from './order-bumps-repository.ts';
 import { ordersRepository } from './orders-repository.ts';
-import { paymentDiscountsRepository } from './payment-discounts-repository.ts';
 import { paymentLinksRepository } from './payment-links-repository.ts';
 import { storesRepository } from './stores-repository.ts';
 import { templatesRepository } from './templates-repository.ts';
@@ -35,7 +34,6 @@ export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
     orderBumps: orderBumpsRepository(db),
     coupons: couponsRepository(db),
     discountRanges: discountRangesRepository(db),
-    paymentDiscounts: paymentDiscountsRepository(db),
     paymentLinks: paymentLinksRepository(db),
     orders: ordersRepository(db),
     trackingEvents: trackingEventsRepository(db),

@@ -7,12 +7,15 @@ import { categoryHandlers } from './categories/handlers.ts';
 import { categoriesRepository } from './categories/repository.ts';
 import type { CategoryTables } from './categories/table.ts';
 import type { Handlers } from './operation.ts';
+import { paymentDiscountHandlers } from './payment-discounts/handlers.ts';
+import { paymentDiscountsRepository } from './payment-discounts/repository.ts';
+import type { PaymentDiscountTables } from './payment-discounts/table.ts';
 import { productHandlers } from './products/handlers.ts';
 import { productsRepository } from './products/repository.ts';
 import type { ProductTables } from './products/table.ts';
 
 /** Every table of the store: each resource declares its own in `<resource>/table.ts`. */
-export interface Database extends LegacyTables, ProductTables, CategoryTables {}
+export interface Database extends LegacyTables, ProductTables, CategoryTables, PaymentDiscountTables {}
 
 /**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
@@ -23,6 +26,7 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     ...createLegacyRepositories(db, engine),
     products: productsRepository(db),
     categories: categoriesRepository(db),
+    paymentDiscounts: paymentDiscountsRepository(db),
   };
 }
 
@@ -33,4 +37,5 @@ export const handlers: Handlers = {
   ...legacyHandlers,
   ...productHandlers,
   ...categoryHandlers,
+  ...paymentDiscountHandlers,
 };
