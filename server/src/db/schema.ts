@@ -312,23 +312,6 @@ export interface OrderBumpsTable {
   updated_at: string;
 }
 
-export interface CouponsTable {
-  id: string;
-  store_id: string;
-  code: string;
-  description: string | null;
-  discount_type: string;
-  discount_amount: string;
-  min_cart_total: string | null;
-  max_uses: number | null;
-  used_count: number;
-  starts_at: string | null;
-  ends_at: string | null;
-  status: string;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface DiscountRangesTable {
   id: string;
   store_id: string;
@@ -396,7 +379,6 @@ export interface LegacyTables {
   gifts: GiftsTable;
   upsells: UpsellsTable;
   order_bumps: OrderBumpsTable;
-  coupons: CouponsTable;
   discount_ranges: DiscountRangesTable;
   discount_range_tiers: DiscountRangeTiersTable;
   payment_links: PaymentLinksTable;

@@ -3,8 +3,8 @@ import type { components } from '../../../generated/openapi.ts';
 import { now } from '../domain/clock.ts';
 import { discountCents, fromCents, toCents } from '../domain/pricing.ts';
 import { bodyFieldError, detail, type ErrorDetail, notFound, referenceNotFound } from '../errors.ts';
-import type { Coupon } from '../repositories/coupons-repository.ts';
 import type { PaymentLink, PaymentLinkRecord } from '../repositories/payment-links-repository.ts';
+import type { Coupon } from '../resources/coupons/repository.ts';
 import { type Deps, type Handlers, ok } from '../resources/operation.ts';
 import type { ProductRecord, Variant } from '../resources/products/repository.ts';
 
@@ -101,7 +101,7 @@ export const checkoutHandlers: Pick<Handlers, 'createPaymentLink' | 'getPaymentL
     let discount = 0;
     const couponCode = body.cart.couponCode ?? null;
     if (couponCode !== null) {
-      coupon = await repositories.coupons.findByCode(storeId, couponCode.trim().toUpperCase());
+      coupon = await repositories.coupons.couponByCode(storeId, couponCode.trim().toUpperCase());
       const refusal = couponRefusal(coupon, subtotalCents, at);
       if (refusal !== null || !coupon) {
         throw referenceNotFound([detail('body', 'cart.couponCode', refusal ?? 'cupom não encontrado nesta loja')]);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
 import { now } from '../domain/clock.ts';
+import { referencesAt, requireReferences, requireWindow } from '../domain/offer-rules.ts';
 import { detail, type ErrorDetail, notFound, validationError } from '../errors.ts';
 import type { DiscountRange, DiscountRangeTier } from '../repositories/discount-ranges-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
-import { referencesAt, requireReferences, requireWindow } from './offer-rules.ts';
 
 type Schemas = components['schemas'];
 type TierInput = Schemas['DiscountRangeTierInput'];

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../domain/clock.ts';
+import { requireReferences, requireWindow } from '../domain/offer-rules.ts';
 import { notFound } from '../errors.ts';
 import type { Gift } from '../repositories/gifts-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
-import { requireReferences, requireWindow } from './offer-rules.ts';
 
 export const giftHandlers: Pick<Handlers, 'listGifts' | 'createGift' | 'getGiftById' | 'updateGift' | 'deleteGift'> = {
   async listGifts({ storeId, query }, { repositories }) {

@@ -2,7 +2,6 @@ import { abandonedCartHandlers } from './abandoned-carts.ts';
 import { adminHandlers } from './admin.ts';
 import { automationHandlers } from './automations.ts';
 import { checkoutHandlers } from './checkout.ts';
-import { couponHandlers } from './coupons.ts';
 import { customerHandlers } from './customers.ts';
 import { discountRangeHandlers } from './discount-ranges.ts';
 import { giftHandlers } from './gifts.ts';
@@ -29,7 +28,6 @@ export const legacyHandlers = {
   ...giftHandlers,
   ...upsellHandlers,
   ...orderBumpHandlers,
-  ...couponHandlers,
   ...discountRangeHandlers,
   ...checkoutHandlers,
   ...adminHandlers,

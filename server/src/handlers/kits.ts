@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../domain/clock.ts';
+import { requireReferences } from '../domain/offer-rules.ts';
 import { notFound } from '../errors.ts';
 import type { Kit } from '../repositories/kits-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
-import { requireReferences } from './offer-rules.ts';
 
 const itemReferences = (items: Kit['items']) =>
   items.map((item, index) => ({ path: `items.${index}.productId`, id: item.productId }));

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
 import { now } from '../domain/clock.ts';
+import { referencesAt, requirePercentAtMost100, requireReferences, requireWindow } from '../domain/offer-rules.ts';
 import { discountedPrice } from '../domain/pricing.ts';
 import { bodyFieldError, detail, notFound, referenceNotFound } from '../errors.ts';
 import type { OrderBump } from '../repositories/order-bumps-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import type { Deps } from '../resources/operation.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
-import { referencesAt, requirePercentAtMost100, requireReferences, requireWindow } from './offer-rules.ts';
 
 type OrderBumpUpdate = components['schemas']['OrderBumpUpdate'];
 

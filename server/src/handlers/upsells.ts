@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../domain/clock.ts';
+import { referencesAt, requirePercentAtMost100, requireReferences } from '../domain/offer-rules.ts';
 import { notFound } from '../errors.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import type { Upsell } from '../repositories/upsells-repository.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
-import { referencesAt, requirePercentAtMost100, requireReferences } from './offer-rules.ts';
 
 export const upsellHandlers: Pick<
   Handlers,

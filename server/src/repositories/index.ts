@@ -4,7 +4,6 @@ import type { Database } from '../resources/index.ts';
 import { abandonedCartsRepository } from './abandoned-carts-repository.ts';
 import { automationRunsRepository } from './automation-runs-repository.ts';
 import { automationsRepository } from './automations-repository.ts';
-import { couponsRepository } from './coupons-repository.ts';
 import { credentialsRepository } from './credentials-repository.ts';
 import { customersRepository } from './customers-repository.ts';
 import { discountRangesRepository } from './discount-ranges-repository.ts';
@@ -32,7 +31,6 @@ export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
     gifts: giftsRepository(db),
     upsells: upsellsRepository(db),
     orderBumps: orderBumpsRepository(db),
-    coupons: couponsRepository(db),
     discountRanges: discountRangesRepository(db),
     paymentLinks: paymentLinksRepository(db),
     orders: ordersRepository(db),

@@ -6,6 +6,9 @@ import { createLegacyRepositories } from '../repositories/index.ts';
 import { categoryHandlers } from './categories/handlers.ts';
 import { categoriesRepository } from './categories/repository.ts';
 import type { CategoryTables } from './categories/table.ts';
+import { couponHandlers } from './coupons/handlers.ts';
+import { couponsRepository } from './coupons/repository.ts';
+import type { CouponTables } from './coupons/table.ts';
 import type { Handlers } from './operation.ts';
 import { paymentDiscountHandlers } from './payment-discounts/handlers.ts';
 import { paymentDiscountsRepository } from './payment-discounts/repository.ts';
@@ -15,7 +18,7 @@ import { productsRepository } from './products/repository.ts';
 import type { ProductTables } from './products/table.ts';
 
 /** Every table of the store: each resource declares its own in `<resource>/table.ts`. */
-export interface Database extends LegacyTables, ProductTables, CategoryTables, PaymentDiscountTables {}
+export interface Database extends LegacyTables, ProductTables, CategoryTables, PaymentDiscountTables, CouponTables {}
 
 /**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
@@ -27,6 +30,7 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     products: productsRepository(db),
     categories: categoriesRepository(db),
     paymentDiscounts: paymentDiscountsRepository(db),
+    coupons: couponsRepository(db),
   };
 }
 
@@ -38,4 +42,5 @@ export const handlers: Handlers = {
   ...productHandlers,
   ...categoryHandlers,
   ...paymentDiscountHandlers,
+  ...couponHandlers,
 };

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation } from '../db/unique-violation.ts';
-import { now } from '../domain/clock.ts';
-import { duplicateEntry, notFound } from '../errors.ts';
-import type { Coupon, CouponsRepository } from '../repositories/coupons-repository.ts';
-import { paginationOf } from '../repositories/pagination.ts';
-import { type Handlers, ok } from '../resources/operation.ts';
-import { requirePercentAtMost100, requireWindow } from './offer-rules.ts';
+import { now } from '../../domain/clock.ts';
+import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules.ts';
+import { duplicateAs, notFound } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import type { Coupon } from './repository.ts';
 
 /** The rules of CouponCreate/CouponUpdate the schema cannot state, on the coupon as it would be stored. */
 function checkCouponRules(coupon: Coupon): void {
@@ -13,21 +11,14 @@ function checkCouponRules(coupon: Coupon): void {
   requireWindow(coupon.startsAt, coupon.endsAt, 'endsAt', 'startsAt');
 }
 
-/** Stores the coupon; a code already used in the store is 409 DUPLICATE_ENTRY (the UNIQUE constraint decides). */
-async function save(coupons: CouponsRepository, coupon: Coupon, existing: boolean): Promise<void> {
-  try {
-    await (existing ? coupons.replace(coupon) : coupons.insert(coupon));
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateEntry('code', `código já utilizado: ${coupon.code}`);
-    throw error;
-  }
-}
+// The UNIQUE (store_id, code) constraint decides, so concurrent creates of one code leave exactly one.
+const codeTaken = (coupon: Coupon) => ['code', `código já utilizado: ${coupon.code}`] as const;
 
 /** Coupons are never deleted (section 1): there is no deleteCoupon; PATCH `status: INACTIVE` retires one. */
 export const couponHandlers: Pick<Handlers, 'listCoupons' | 'createCoupon' | 'getCouponById' | 'updateCoupon'> = {
   async listCoupons({ storeId, query }, { repositories }) {
-    const { coupons, page } = await repositories.coupons.list(storeId, query, query);
-    return { status: 200, body: ok({ coupons, pagination: paginationOf(page) }) };
+    const { records, pagination } = await repositories.coupons.listCoupons(storeId, query);
+    return { status: 200, body: ok({ coupons: records, pagination }) };
   },
 
   async createCoupon({ storeId, body }, { repositories }) {
@@ -44,27 +35,27 @@ export const couponHandlers: Pick<Handlers, 'listCoupons' | 'createCoupon' | 'ge
       usedCount: 0,
       startsAt: body.startsAt ?? null,
       endsAt: body.endsAt ?? null,
-      status: body.status ?? 'ACTIVE',
+      status: body.status,
       createdAt: at,
       updatedAt: at,
     };
     checkCouponRules(coupon);
-    await save(repositories.coupons, coupon, false);
+    await duplicateAs(repositories.coupons.createCoupon(coupon), ...codeTaken(coupon));
     return { status: 201, body: ok({ coupon }) };
   },
 
   async getCouponById({ storeId, path }, { repositories }) {
-    const coupon = await repositories.coupons.find(storeId, path.couponId);
+    const coupon = await repositories.coupons.getCouponById(storeId, path.couponId);
     if (!coupon) throw notFound();
     return { status: 200, body: ok({ coupon }) };
   },
 
   async updateCoupon({ storeId, path, body }, { repositories }) {
-    const current = await repositories.coupons.find(storeId, path.couponId);
+    const current = await repositories.coupons.getCouponById(storeId, path.couponId);
     if (!current) throw notFound();
     const coupon: Coupon = { ...current, ...body, updatedAt: now() };
     checkCouponRules(coupon);
-    await save(repositories.coupons, coupon, true);
+    await duplicateAs(repositories.coupons.updateCoupon(coupon), ...codeTaken(coupon));
     return { status: 200, body: ok({ coupon }) };
   },
 };

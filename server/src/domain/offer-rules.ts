@@ -1,4 +1,4 @@
-// Rules shared by the offers and pricing handlers: references to the store's catalog and validity windows.
+// Rules shared by the offers and pricing resources: references to the store's catalog and validity windows.
 import { bodyFieldError, detail, type ErrorDetail, referenceNotFound } from '../errors.ts';
 import type { Repositories } from '../resources/index.ts';
 
