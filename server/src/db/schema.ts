@@ -312,37 +312,6 @@ export interface OrderBumpsTable {
   updated_at: string;
 }
 
-export interface DiscountRangesTable {
-  id: string;
-  store_id: string;
-  name: string;
-  rule_type: string;
-  applies_to_all_products: number;
-  apply_discount_to: string | null;
-  item_range_start: number | null;
-  item_range_end: number | null;
-  item_range_order_by: string | null;
-  start_at: string | null;
-  end_at: string | null;
-  active: number;
-  priority: number;
-  product_ids: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface DiscountRangeTiersTable {
-  id: string;
-  discount_range_id: string;
-  min_value: string | null;
-  max_value: string | null;
-  min_quantity: number | null;
-  max_quantity: number | null;
-  discount_type: string;
-  discount_amount: string;
-  position: number;
-}
-
 export interface PaymentLinksTable {
   id: string;
   store_id: string;
@@ -379,8 +348,6 @@ export interface LegacyTables {
   gifts: GiftsTable;
   upsells: UpsellsTable;
   order_bumps: OrderBumpsTable;
-  discount_ranges: DiscountRangesTable;
-  discount_range_tiers: DiscountRangeTiersTable;
   payment_links: PaymentLinksTable;
   customers: CustomersTable;
   orders: OrdersTable;

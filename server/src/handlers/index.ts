@@ -3,7 +3,6 @@ import { adminHandlers } from './admin.ts';
 import { automationHandlers } from './automations.ts';
 import { checkoutHandlers } from './checkout.ts';
 import { customerHandlers } from './customers.ts';
-import { discountRangeHandlers } from './discount-ranges.ts';
 import { giftHandlers } from './gifts.ts';
 import { kitHandlers } from './kits.ts';
 import { leadHandlers } from './leads.ts';
@@ -28,7 +27,6 @@ export const legacyHandlers = {
   ...giftHandlers,
   ...upsellHandlers,
   ...orderBumpHandlers,
-  ...discountRangeHandlers,
   ...checkoutHandlers,
   ...adminHandlers,
 };

@@ -6,7 +6,6 @@ import { automationRunsRepository } from './automation-runs-repository.ts';
 import { automationsRepository } from './automations-repository.ts';
 import { credentialsRepository } from './credentials-repository.ts';
 import { customersRepository } from './customers-repository.ts';
-import { discountRangesRepository } from './discount-ranges-repository.ts';
 import { giftsRepository } from './gifts-repository.ts';
 import { idempotencyRepository } from './idempotency-repository.ts';
 import { kitsRepository } from './kits-repository.ts';
@@ -31,7 +30,6 @@ export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
     gifts: giftsRepository(db),
     upsells: upsellsRepository(db),
     orderBumps: orderBumpsRepository(db),
-    discountRanges: discountRangesRepository(db),
     paymentLinks: paymentLinksRepository(db),
     orders: ordersRepository(db),
     trackingEvents: trackingEventsRepository(db),

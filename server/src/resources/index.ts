@@ -9,6 +9,9 @@ import type { CategoryTables } from './categories/table.ts';
 import { couponHandlers } from './coupons/handlers.ts';
 import { couponsRepository } from './coupons/repository.ts';
 import type { CouponTables } from './coupons/table.ts';
+import { discountRangeHandlers } from './discount-ranges/handlers.ts';
+import { discountRangesRepository } from './discount-ranges/repository.ts';
+import type { DiscountRangeTables } from './discount-ranges/table.ts';
 import type { Handlers } from './operation.ts';
 import { paymentDiscountHandlers } from './payment-discounts/handlers.ts';
 import { paymentDiscountsRepository } from './payment-discounts/repository.ts';
@@ -18,7 +21,13 @@ import { productsRepository } from './products/repository.ts';
 import type { ProductTables } from './products/table.ts';
 
 /** Every table of the store: each resource declares its own in `<resource>/table.ts`. */
-export interface Database extends LegacyTables, ProductTables, CategoryTables, PaymentDiscountTables, CouponTables {}
+export interface Database
+  extends LegacyTables,
+    ProductTables,
+    CategoryTables,
+    PaymentDiscountTables,
+    CouponTables,
+    DiscountRangeTables {}
 
 /**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
@@ -31,6 +40,7 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     categories: categoriesRepository(db),
     paymentDiscounts: paymentDiscountsRepository(db),
     coupons: couponsRepository(db),
+    discountRanges: discountRangesRepository(db),
   };
 }
 
@@ -43,4 +53,5 @@ export const handlers: Handlers = {
   ...categoryHandlers,
   ...paymentDiscountHandlers,
   ...couponHandlers,
+  ...discountRangeHandlers,
 };

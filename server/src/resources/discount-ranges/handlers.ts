@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { components } from '../../../generated/openapi.ts';
-import { now } from '../domain/clock.ts';
-import { referencesAt, requireReferences, requireWindow } from '../domain/offer-rules.ts';
-import { detail, type ErrorDetail, notFound, validationError } from '../errors.ts';
-import type { DiscountRange, DiscountRangeTier } from '../repositories/discount-ranges-repository.ts';
-import { paginationOf } from '../repositories/pagination.ts';
-import { type Handlers, ok } from '../resources/operation.ts';
+import type { components } from '../../../../generated/openapi.ts';
+import { now } from '../../domain/clock.ts';
+import { referencesAt, requireReferences, requireWindow } from '../../domain/offer-rules.ts';
+import { detail, type ErrorDetail, notFound, validationError } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import type { DiscountRange, DiscountRangeTier } from './repository.ts';
 
 type Schemas = components['schemas'];
 type TierInput = Schemas['DiscountRangeTierInput'];
@@ -112,8 +111,8 @@ export const discountRangeHandlers: Pick<
   'listDiscountRanges' | 'createDiscountRange' | 'getDiscountRangeById' | 'updateDiscountRange' | 'deleteDiscountRange'
 > = {
   async listDiscountRanges({ storeId, query }, { repositories }) {
-    const { discountRanges, page } = await repositories.discountRanges.list(storeId, query.active, query);
-    return { status: 200, body: ok({ discountRanges, pagination: paginationOf(page) }) };
+    const { records, pagination } = await repositories.discountRanges.listDiscountRanges(storeId, query);
+    return { status: 200, body: ok({ discountRanges: records, pagination }) };
   },
 
   async createDiscountRange({ storeId, body }, { repositories }) {
@@ -124,15 +123,15 @@ export const discountRangeHandlers: Pick<
       storeId,
       name: body.name,
       ruleType: body.ruleType,
-      appliesToAllProducts: body.appliesToAllProducts ?? true,
-      applyDiscountTo: body.applyDiscountTo ?? 'ENTIRE_CART',
+      appliesToAllProducts: body.appliesToAllProducts,
+      applyDiscountTo: body.applyDiscountTo,
       itemRangeStart: body.itemRangeStart ?? null,
       itemRangeEnd: body.itemRangeEnd ?? null,
       itemRangeOrderBy: body.itemRangeOrderBy ?? null,
       startAt: body.startAt ?? null,
       endAt: body.endAt ?? null,
-      active: body.active ?? true,
-      priority: body.priority ?? 0,
+      active: body.active,
+      priority: body.priority,
       tiers: tiers.ordered,
       productIds: body.productIds ?? [],
       createdAt: at,
@@ -140,29 +139,29 @@ export const discountRangeHandlers: Pick<
     };
     const discountRange = checkRangeRules(draft, body, tiers.sent);
     await requireReferences(repositories, storeId, referencesAt('productIds', body.productIds));
-    await repositories.discountRanges.insert(discountRange);
+    await repositories.discountRanges.createDiscountRange(discountRange);
     return { status: 201, body: ok({ discountRange }) };
   },
 
   async getDiscountRangeById({ storeId, path }, { repositories }) {
-    const discountRange = await repositories.discountRanges.find(storeId, path.discountRangeId);
+    const discountRange = await repositories.discountRanges.getDiscountRangeById(storeId, path.discountRangeId);
     if (!discountRange) throw notFound();
     return { status: 200, body: ok({ discountRange }) };
   },
 
   async updateDiscountRange({ storeId, path, body }, { repositories }) {
-    const current = await repositories.discountRanges.find(storeId, path.discountRangeId);
+    const current = await repositories.discountRanges.getDiscountRangeById(storeId, path.discountRangeId);
     if (!current) throw notFound();
     const tiers = body.tiers ? sentTiersOf(body.tiers) : { sent: current.tiers, ordered: current.tiers };
     const draft: DiscountRange = { ...current, ...body, tiers: tiers.ordered, updatedAt: now() };
     const discountRange = checkRangeRules(draft, body, tiers.sent);
     await requireReferences(repositories, storeId, referencesAt('productIds', body.productIds));
-    await repositories.discountRanges.replace(discountRange, body.tiers !== undefined);
+    await repositories.discountRanges.updateDiscountRange(discountRange, body.tiers !== undefined);
     return { status: 200, body: ok({ discountRange }) };
   },
 
   async deleteDiscountRange({ storeId, path }, { repositories }) {
-    if (!(await repositories.discountRanges.delete(storeId, path.discountRangeId))) throw notFound();
+    if (!(await repositories.discountRanges.deleteDiscountRange(storeId, path.discountRangeId))) throw notFound();
     return { status: 204, body: undefined };
   },
 };
