@@ -169,21 +169,6 @@ export interface WebhookEventsTable {
   created_at: string;
 }
 
-export interface MessageTemplatesTable {
-  id: string;
-  store_id: string;
-  channel: string;
-  name: string;
-  subject: string | null;
-  remetente_nome: string | null;
-  remetente_email: string | null;
-  body: string | null;
-  html: string | null;
-  message: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface AutomationsTable {
   id: string;
   store_id: string;
@@ -357,7 +342,6 @@ export interface LegacyTables {
   abandoned_carts: AbandonedCartsTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;
-  message_templates: MessageTemplatesTable;
   automations: AutomationsTable;
   automation_runs: AutomationRunsTable;
   automation_outbox: AutomationOutboxTable;

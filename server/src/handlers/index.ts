@@ -9,7 +9,6 @@ import { leadHandlers } from './leads.ts';
 import { metatagHandlers } from './metatags.ts';
 import { orderBumpHandlers } from './order-bumps.ts';
 import { orderHandlers } from './orders.ts';
-import { templateHandlers } from './templates.ts';
 import { upsellHandlers } from './upsells.ts';
 import { webhookHandlers } from './webhooks.ts';
 
@@ -21,7 +20,6 @@ export const legacyHandlers = {
   ...abandonedCartHandlers,
   ...webhookHandlers,
   ...automationHandlers,
-  ...templateHandlers,
   ...metatagHandlers,
   ...kitHandlers,
   ...giftHandlers,

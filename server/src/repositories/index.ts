@@ -15,7 +15,6 @@ import { orderBumpsRepository } from './order-bumps-repository.ts';
 import { ordersRepository } from './orders-repository.ts';
 import { paymentLinksRepository } from './payment-links-repository.ts';
 import { storesRepository } from './stores-repository.ts';
-import { templatesRepository } from './templates-repository.ts';
 import { trackingEventsRepository } from './tracking-events-repository.ts';
 import { upsellsRepository } from './upsells-repository.ts';
 import { webhooksRepository } from './webhooks-repository.ts';
@@ -39,7 +38,6 @@ export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
     webhooks: webhooksRepository(db),
     automations: automationsRepository(db),
     automationRuns: automationRunsRepository(db),
-    templates: templatesRepository(db),
     metatags: metatagsRepository(db),
   };
 }

@@ -19,6 +19,9 @@ import type { PaymentDiscountTables } from './payment-discounts/table.ts';
 import { productHandlers } from './products/handlers.ts';
 import { productsRepository } from './products/repository.ts';
 import type { ProductTables } from './products/table.ts';
+import { templateHandlers } from './templates/handlers.ts';
+import { templatesRepository } from './templates/repository.ts';
+import type { TemplateTables } from './templates/table.ts';
 
 /** Every table of the store: each resource declares its own in `<resource>/table.ts`. */
 export interface Database
@@ -27,7 +30,8 @@ export interface Database
     CategoryTables,
     PaymentDiscountTables,
     CouponTables,
-    DiscountRangeTables {}
+    DiscountRangeTables,
+    TemplateTables {}
 
 /**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
@@ -41,6 +45,7 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     paymentDiscounts: paymentDiscountsRepository(db),
     coupons: couponsRepository(db),
     discountRanges: discountRangesRepository(db),
+    templates: templatesRepository(db),
   };
 }
 
@@ -54,4 +59,5 @@ export const handlers: Handlers = {
   ...paymentDiscountHandlers,
   ...couponHandlers,
   ...discountRangeHandlers,
+  ...templateHandlers,
 };

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { components } from '../../../generated/openapi.ts';
-import { SMS_MAX_LENGTH } from '../domain/automation-chain.ts';
-import { now } from '../domain/clock.ts';
-import { detail, type ErrorDetail, notFound, validationError } from '../errors.ts';
-import { paginationOf } from '../repositories/pagination.ts';
-import type { Template } from '../repositories/templates-repository.ts';
-import { type Handlers, ok } from '../resources/operation.ts';
+import type { components } from '../../../../generated/openapi.ts';
+import { SMS_MAX_LENGTH } from '../../domain/automation-chain.ts';
+import { now } from '../../domain/clock.ts';
+import { detail, type ErrorDetail, notFound, validationError } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import type { Template } from './repository.ts';
 
 type TemplateFields = Pick<Template, 'subject' | 'remetente_nome' | 'remetente_email' | 'body' | 'html' | 'message'>;
 type TemplateInput = components['schemas']['TemplateUpdate'];
@@ -76,8 +75,8 @@ export const templateHandlers: Pick<
   'listTemplates' | 'createTemplate' | 'getTemplateById' | 'updateTemplate' | 'deleteTemplate'
 > = {
   async listTemplates({ storeId, query }, { repositories }) {
-    const { templates, page } = await repositories.templates.list(storeId, query.channel, query);
-    return { status: 200, body: ok({ templates, pagination: paginationOf(page) }) };
+    const { records, pagination } = await repositories.templates.listTemplates(storeId, query);
+    return { status: 200, body: ok({ templates: records, pagination }) };
   },
 
   async createTemplate({ storeId, body }, { repositories }) {
@@ -93,28 +92,28 @@ export const templateHandlers: Pick<
       createdAt: at,
       updatedAt: at,
     };
-    await repositories.templates.insert(template);
+    await repositories.templates.createTemplate(template);
     return { status: 201, body: ok({ template }) };
   },
 
   async getTemplateById({ storeId, path }, { repositories }) {
-    const template = await repositories.templates.find(storeId, path.templateId);
+    const template = await repositories.templates.getTemplateById(storeId, path.templateId);
     if (!template) throw notFound();
     return { status: 200, body: ok({ template }) };
   },
 
   async updateTemplate({ storeId, path, body }, { repositories }) {
-    const current = await repositories.templates.find(storeId, path.templateId);
+    const current = await repositories.templates.getTemplateById(storeId, path.templateId);
     if (!current) throw notFound();
     const fields = fieldsFor(current.channel, body, current);
     checkChannelRules(current.channel, fields);
     const template: Template = { ...current, name: body.name ?? current.name, ...fields, updatedAt: now() };
-    await repositories.templates.replace(template);
+    await repositories.templates.updateTemplate(template);
     return { status: 200, body: ok({ template }) };
   },
 
   async deleteTemplate({ storeId, path }, { repositories }) {
-    if (!(await repositories.templates.delete(storeId, path.templateId))) throw notFound();
+    if (!(await repositories.templates.deleteTemplate(storeId, path.templateId))) throw notFound();
     return { status: 204, body: undefined };
   },
 };
