@@ -46,18 +46,6 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
-export interface CustomersTable {
-  id: string;
-  store_id: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  document_type: string;
-  document_number: string;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface OrdersTable {
   id: string;
   store_id: string;
@@ -334,7 +322,6 @@ export interface LegacyTables {
   upsells: UpsellsTable;
   order_bumps: OrderBumpsTable;
   payment_links: PaymentLinksTable;
-  customers: CustomersTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
   tracking_events: TrackingEventsTable;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../domain/clock.ts';
+import { contactProblems } from '../domain/contact.ts';
 import { lineTotal } from '../domain/orders.ts';
 import { notFound, validationError } from '../errors.ts';
 import type { AbandonedCart } from '../repositories/abandoned-carts-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
-import { contactProblems } from './customers.ts';
 import { productLines } from './product-lines.ts';
 
 /** The checkout page that reopens a cart, addressed by the cart id. */

@@ -2,7 +2,6 @@ import { abandonedCartHandlers } from './abandoned-carts.ts';
 import { adminHandlers } from './admin.ts';
 import { automationHandlers } from './automations.ts';
 import { checkoutHandlers } from './checkout.ts';
-import { customerHandlers } from './customers.ts';
 import { giftHandlers } from './gifts.ts';
 import { kitHandlers } from './kits.ts';
 import { leadHandlers } from './leads.ts';
@@ -15,7 +14,6 @@ import { webhookHandlers } from './webhooks.ts';
 /** The handlers not yet moved into a resource folder; `resources/index.ts` spreads them in. */
 export const legacyHandlers = {
   ...orderHandlers,
-  ...customerHandlers,
   ...leadHandlers,
   ...abandonedCartHandlers,
   ...webhookHandlers,

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../domain/clock.ts';
+import { contactProblems } from '../domain/contact.ts';
 import { notFound, validationError } from '../errors.ts';
 import type { Lead } from '../repositories/leads-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
-import { contactProblems } from './customers.ts';
 
 export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createLead'> = {
   async listLeads({ storeId, query }, { repositories }) {

@@ -5,7 +5,6 @@ import { abandonedCartsRepository } from './abandoned-carts-repository.ts';
 import { automationRunsRepository } from './automation-runs-repository.ts';
 import { automationsRepository } from './automations-repository.ts';
 import { credentialsRepository } from './credentials-repository.ts';
-import { customersRepository } from './customers-repository.ts';
 import { giftsRepository } from './gifts-repository.ts';
 import { idempotencyRepository } from './idempotency-repository.ts';
 import { kitsRepository } from './kits-repository.ts';
@@ -32,7 +31,6 @@ export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
     paymentLinks: paymentLinksRepository(db),
     orders: ordersRepository(db),
     trackingEvents: trackingEventsRepository(db),
-    customers: customersRepository(db),
     leads: leadsRepository(db),
     abandonedCarts: abandonedCartsRepository(db),
     webhooks: webhooksRepository(db),

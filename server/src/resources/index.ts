@@ -9,6 +9,9 @@ import type { CategoryTables } from './categories/table.ts';
 import { couponHandlers } from './coupons/handlers.ts';
 import { couponsRepository } from './coupons/repository.ts';
 import type { CouponTables } from './coupons/table.ts';
+import { customerHandlers } from './customers/handlers.ts';
+import { customersRepository } from './customers/repository.ts';
+import type { CustomerTables } from './customers/table.ts';
 import { discountRangeHandlers } from './discount-ranges/handlers.ts';
 import { discountRangesRepository } from './discount-ranges/repository.ts';
 import type { DiscountRangeTables } from './discount-ranges/table.ts';
@@ -31,7 +34,8 @@ export interface Database
     PaymentDiscountTables,
     CouponTables,
     DiscountRangeTables,
-    TemplateTables {}
+    TemplateTables,
+    CustomerTables {}
 
 /**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
@@ -46,6 +50,7 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     coupons: couponsRepository(db),
     discountRanges: discountRangesRepository(db),
     templates: templatesRepository(db),
+    customers: customersRepository(db),
   };
 }
 
@@ -60,4 +65,5 @@ export const handlers: Handlers = {
   ...couponHandlers,
   ...discountRangeHandlers,
   ...templateHandlers,
+  ...customerHandlers,
 };
