@@ -106,33 +106,6 @@ export interface TrackingEventsTable {
   created_at: string;
 }
 
-export interface LeadsTable {
-  id: string;
-  store_id: string;
-  name: string | null;
-  email: string;
-  phone: string | null;
-  source: string;
-  tags: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface AbandonedCartsTable {
-  id: string;
-  store_id: string;
-  customer: string;
-  items: string;
-  subtotal: string;
-  currency: string;
-  recovery_url: string;
-  recovered: number;
-  recovered_order_id: string | null;
-  abandoned_at: string;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface WebhooksTable {
   id: string;
   store_id: string;
@@ -325,8 +298,6 @@ export interface LegacyTables {
   orders: OrdersTable;
   order_items: OrderItemsTable;
   tracking_events: TrackingEventsTable;
-  leads: LeadsTable;
-  abandoned_carts: AbandonedCartsTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;
   automations: AutomationsTable;

@@ -1,10 +1,8 @@
-import { abandonedCartHandlers } from './abandoned-carts.ts';
 import { adminHandlers } from './admin.ts';
 import { automationHandlers } from './automations.ts';
 import { checkoutHandlers } from './checkout.ts';
 import { giftHandlers } from './gifts.ts';
 import { kitHandlers } from './kits.ts';
-import { leadHandlers } from './leads.ts';
 import { metatagHandlers } from './metatags.ts';
 import { orderBumpHandlers } from './order-bumps.ts';
 import { orderHandlers } from './orders.ts';
@@ -14,8 +12,6 @@ import { webhookHandlers } from './webhooks.ts';
 /** The handlers not yet moved into a resource folder; `resources/index.ts` spreads them in. */
 export const legacyHandlers = {
   ...orderHandlers,
-  ...leadHandlers,
-  ...abandonedCartHandlers,
   ...webhookHandlers,
   ...automationHandlers,
   ...metatagHandlers,

@@ -1,14 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../db/database.ts';
 import type { Database } from '../resources/index.ts';
-import { abandonedCartsRepository } from './abandoned-carts-repository.ts';
 import { automationRunsRepository } from './automation-runs-repository.ts';
 import { automationsRepository } from './automations-repository.ts';
 import { credentialsRepository } from './credentials-repository.ts';
 import { giftsRepository } from './gifts-repository.ts';
 import { idempotencyRepository } from './idempotency-repository.ts';
 import { kitsRepository } from './kits-repository.ts';
-import { leadsRepository } from './leads-repository.ts';
 import { metatagsRepository } from './metatags-repository.ts';
 import { orderBumpsRepository } from './order-bumps-repository.ts';
 import { ordersRepository } from './orders-repository.ts';
@@ -31,8 +29,6 @@ export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
     paymentLinks: paymentLinksRepository(db),
     orders: ordersRepository(db),
     trackingEvents: trackingEventsRepository(db),
-    leads: leadsRepository(db),
-    abandonedCarts: abandonedCartsRepository(db),
     webhooks: webhooksRepository(db),
     automations: automationsRepository(db),
     automationRuns: automationRunsRepository(db),

@@ -3,6 +3,9 @@ import type { Engine } from '../db/database.ts';
 import type { LegacyTables } from '../db/schema.ts';
 import { legacyHandlers } from '../handlers/index.ts';
 import { createLegacyRepositories } from '../repositories/index.ts';
+import { abandonedCartHandlers } from './abandoned-carts/handlers.ts';
+import { abandonedCartsRepository } from './abandoned-carts/repository.ts';
+import type { AbandonedCartTables } from './abandoned-carts/table.ts';
 import { categoryHandlers } from './categories/handlers.ts';
 import { categoriesRepository } from './categories/repository.ts';
 import type { CategoryTables } from './categories/table.ts';
@@ -15,6 +18,9 @@ import type { CustomerTables } from './customers/table.ts';
 import { discountRangeHandlers } from './discount-ranges/handlers.ts';
 import { discountRangesRepository } from './discount-ranges/repository.ts';
 import type { DiscountRangeTables } from './discount-ranges/table.ts';
+import { leadHandlers } from './leads/handlers.ts';
+import { leadsRepository } from './leads/repository.ts';
+import type { LeadTables } from './leads/table.ts';
 import type { Handlers } from './operation.ts';
 import { paymentDiscountHandlers } from './payment-discounts/handlers.ts';
 import { paymentDiscountsRepository } from './payment-discounts/repository.ts';
@@ -35,7 +41,9 @@ export interface Database
     CouponTables,
     DiscountRangeTables,
     TemplateTables,
-    CustomerTables {}
+    CustomerTables,
+    LeadTables,
+    AbandonedCartTables {}
 
 /**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
@@ -51,6 +59,8 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     discountRanges: discountRangesRepository(db),
     templates: templatesRepository(db),
     customers: customersRepository(db),
+    leads: leadsRepository(db),
+    abandonedCarts: abandonedCartsRepository(db),
   };
 }
 
@@ -66,4 +76,6 @@ export const handlers: Handlers = {
   ...discountRangeHandlers,
   ...templateHandlers,
   ...customerHandlers,
+  ...leadHandlers,
+  ...abandonedCartHandlers,
 };

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { now } from '../domain/clock.ts';
-import { contactProblems } from '../domain/contact.ts';
-import { lineTotal } from '../domain/orders.ts';
-import { notFound, validationError } from '../errors.ts';
-import type { AbandonedCart } from '../repositories/abandoned-carts-repository.ts';
-import { paginationOf } from '../repositories/pagination.ts';
-import { type Handlers, ok } from '../resources/operation.ts';
-import { productLines } from './product-lines.ts';
+import { now } from '../../domain/clock.ts';
+import { contactProblems } from '../../domain/contact.ts';
+import { lineTotal } from '../../domain/orders.ts';
+import { notFound, validationError } from '../../errors.ts';
+import { productLines } from '../../handlers/product-lines.ts';
+import { type Handlers, ok } from '../operation.ts';
+import type { AbandonedCart } from './repository.ts';
 
 /** The checkout page that reopens a cart, addressed by the cart id. */
 const recoveryUrl = (cartId: string): string => `https://checkout.example.com/recuperar/${cartId}`;
@@ -16,20 +15,12 @@ export const abandonedCartHandlers: Pick<
   'listAbandonedCarts' | 'getAbandonedCartById' | 'createAbandonedCart'
 > = {
   async listAbandonedCarts({ storeId, query }, { repositories }) {
-    const { abandonedCarts, page } = await repositories.abandonedCarts.list(
-      storeId,
-      {
-        recovered: query.recovered,
-        createdFrom: query.createdFrom && new Date(query.createdFrom).toISOString(),
-        createdTo: query.createdTo && new Date(query.createdTo).toISOString(),
-      },
-      query,
-    );
-    return { status: 200, body: ok({ abandonedCarts, pagination: paginationOf(page) }) };
+    const { records, pagination } = await repositories.abandonedCarts.listAbandonedCarts(storeId, query);
+    return { status: 200, body: ok({ abandonedCarts: records, pagination }) };
   },
 
   async getAbandonedCartById({ storeId, path }, { repositories }) {
-    const abandonedCart = await repositories.abandonedCarts.find(storeId, path.abandonedCartId);
+    const abandonedCart = await repositories.abandonedCarts.getAbandonedCartById(storeId, path.abandonedCartId);
     if (!abandonedCart) throw notFound();
     return { status: 200, body: ok({ abandonedCart }) };
   },
@@ -70,7 +61,7 @@ export const abandonedCartHandlers: Pick<
       createdAt: at,
       updatedAt: at,
     };
-    await repositories.abandonedCarts.insert(abandonedCart);
+    await repositories.abandonedCarts.createAbandonedCart(abandonedCart);
     events.emit(store.id, 'CART_ABANDONED', { abandonedCart });
     return { status: 201, body: ok({ abandonedCart }) };
   },

@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { now } from '../domain/clock.ts';
-import { contactProblems } from '../domain/contact.ts';
-import { notFound, validationError } from '../errors.ts';
-import type { Lead } from '../repositories/leads-repository.ts';
-import { paginationOf } from '../repositories/pagination.ts';
-import { type Handlers, ok } from '../resources/operation.ts';
+import { now } from '../../domain/clock.ts';
+import { contactProblems } from '../../domain/contact.ts';
+import { notFound, validationError } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import type { Lead } from './repository.ts';
 
 export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createLead'> = {
   async listLeads({ storeId, query }, { repositories }) {
-    const { leads, page } = await repositories.leads.list(storeId, query, query);
-    return { status: 200, body: ok({ leads, pagination: paginationOf(page) }) };
+    const { records, pagination } = await repositories.leads.listLeads(storeId, query);
+    return { status: 200, body: ok({ leads: records, pagination }) };
   },
 
   async getLeadById({ storeId, path }, { repositories }) {
-    const lead = await repositories.leads.find(storeId, path.leadId);
+    const lead = await repositories.leads.getLeadById(storeId, path.leadId);
     if (!lead) throw notFound();
     return { status: 200, body: ok({ lead }) };
   },
@@ -35,7 +34,7 @@ export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createL
       createdAt: at,
       updatedAt: at,
     };
-    await repositories.leads.insert(lead);
+    await repositories.leads.createLead(lead);
     events.emit(store.id, 'LEAD_CREATED', { lead });
     return { status: 201, body: ok({ lead }) };
   },
