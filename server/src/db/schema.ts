@@ -258,24 +258,6 @@ export interface OrderBumpsTable {
   updated_at: string;
 }
 
-export interface PaymentLinksTable {
-  id: string;
-  store_id: string;
-  status: string;
-  items: string;
-  subtotal: string;
-  discount: string;
-  total: string;
-  currency: string;
-  coupon_id: string | null;
-  customer: string | null;
-  success_url: string | null;
-  cancel_url: string | null;
-  expires_at: string;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface WebhookCountsTable {
   store_id: string;
   total: number;
@@ -294,7 +276,6 @@ export interface LegacyTables {
   gifts: GiftsTable;
   upsells: UpsellsTable;
   order_bumps: OrderBumpsTable;
-  payment_links: PaymentLinksTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
   tracking_events: TrackingEventsTable;

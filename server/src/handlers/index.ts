@@ -1,6 +1,5 @@
 import { adminHandlers } from './admin.ts';
 import { automationHandlers } from './automations.ts';
-import { checkoutHandlers } from './checkout.ts';
 import { giftHandlers } from './gifts.ts';
 import { kitHandlers } from './kits.ts';
 import { metatagHandlers } from './metatags.ts';
@@ -19,6 +18,5 @@ export const legacyHandlers = {
   ...giftHandlers,
   ...upsellHandlers,
   ...orderBumpHandlers,
-  ...checkoutHandlers,
   ...adminHandlers,
 };

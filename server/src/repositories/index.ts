@@ -10,7 +10,6 @@ import { kitsRepository } from './kits-repository.ts';
 import { metatagsRepository } from './metatags-repository.ts';
 import { orderBumpsRepository } from './order-bumps-repository.ts';
 import { ordersRepository } from './orders-repository.ts';
-import { paymentLinksRepository } from './payment-links-repository.ts';
 import { storesRepository } from './stores-repository.ts';
 import { trackingEventsRepository } from './tracking-events-repository.ts';
 import { upsellsRepository } from './upsells-repository.ts';
@@ -26,7 +25,6 @@ export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
     gifts: giftsRepository(db),
     upsells: upsellsRepository(db),
     orderBumps: orderBumpsRepository(db),
-    paymentLinks: paymentLinksRepository(db),
     orders: ordersRepository(db),
     trackingEvents: trackingEventsRepository(db),
     webhooks: webhooksRepository(db),

@@ -25,6 +25,9 @@ import type { Handlers } from './operation.ts';
 import { paymentDiscountHandlers } from './payment-discounts/handlers.ts';
 import { paymentDiscountsRepository } from './payment-discounts/repository.ts';
 import type { PaymentDiscountTables } from './payment-discounts/table.ts';
+import { checkoutHandlers } from './payment-links/handlers.ts';
+import { paymentLinksRepository } from './payment-links/repository.ts';
+import type { PaymentLinkTables } from './payment-links/table.ts';
 import { productHandlers } from './products/handlers.ts';
 import { productsRepository } from './products/repository.ts';
 import type { ProductTables } from './products/table.ts';
@@ -43,7 +46,8 @@ export interface Database
     TemplateTables,
     CustomerTables,
     LeadTables,
-    AbandonedCartTables {}
+    AbandonedCartTables,
+    PaymentLinkTables {}
 
 /**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
@@ -61,6 +65,7 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     customers: customersRepository(db),
     leads: leadsRepository(db),
     abandonedCarts: abandonedCartsRepository(db),
+    paymentLinks: paymentLinksRepository(db),
   };
 }
 
@@ -78,4 +83,5 @@ export const handlers: Handlers = {
   ...customerHandlers,
   ...leadHandlers,
   ...abandonedCartHandlers,
+  ...checkoutHandlers,
 };

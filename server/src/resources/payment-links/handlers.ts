@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { components } from '../../../generated/openapi.ts';
-import { now } from '../domain/clock.ts';
-import { discountCents, fromCents, toCents } from '../domain/pricing.ts';
-import { bodyFieldError, detail, type ErrorDetail, notFound, referenceNotFound } from '../errors.ts';
-import type { PaymentLink, PaymentLinkRecord } from '../repositories/payment-links-repository.ts';
-import type { Coupon } from '../resources/coupons/repository.ts';
-import { type Deps, type Handlers, ok } from '../resources/operation.ts';
-import type { ProductRecord, Variant } from '../resources/products/repository.ts';
+import type { components } from '../../../../generated/openapi.ts';
+import { now } from '../../domain/clock.ts';
+import { discountCents, fromCents, toCents } from '../../domain/pricing.ts';
+import { bodyFieldError, detail, type ErrorDetail, notFound, referenceNotFound } from '../../errors.ts';
+import type { Coupon } from '../coupons/repository.ts';
+import { type Deps, type Handlers, ok } from '../operation.ts';
+import type { ProductRecord, Variant } from '../products/repository.ts';
+import type { PaymentLink, PaymentLinkRecord } from './repository.ts';
 
 type PaymentLinkCreate = components['schemas']['PaymentLinkCreate'];
 type LinkItem = PaymentLink['items'][number];
 
 /** The hosted payment page of a link. */
 export const PAYMENT_PAGE_BASE = 'https://pay.storefront.example.com/l/';
-const DEFAULT_EXPIRES_IN_MINUTES = 1440;
 const DOCUMENT_DIGITS = { CPF: 11, CNPJ: 14 } as const;
 
 /** The read shape: the derived `url`, and EXPIRED once an ACTIVE link's `expiresAt` has passed. */
@@ -110,7 +109,6 @@ export const checkoutHandlers: Pick<Handlers, 'createPaymentLink' | 'getPaymentL
     }
 
     const store = await repositories.stores.find(storeId);
-    const minutes = body.expiresInMinutes ?? DEFAULT_EXPIRES_IN_MINUTES;
     const record: PaymentLinkRecord = {
       id: randomUUID(),
       storeId,
@@ -120,7 +118,7 @@ export const checkoutHandlers: Pick<Handlers, 'createPaymentLink' | 'getPaymentL
       discount: fromCents(discount),
       total: fromCents(subtotalCents - discount),
       currency: store?.currency ?? 'BRL',
-      expiresAt: new Date(Date.parse(at) + minutes * 60_000).toISOString(),
+      expiresAt: new Date(Date.parse(at) + body.expiresInMinutes * 60_000).toISOString(),
       createdAt: at,
       updatedAt: at,
       couponId: coupon?.id ?? null,
@@ -128,12 +126,12 @@ export const checkoutHandlers: Pick<Handlers, 'createPaymentLink' | 'getPaymentL
       successUrl: body.successUrl ?? null,
       cancelUrl: body.cancelUrl ?? null,
     };
-    await repositories.paymentLinks.insert(record);
+    await repositories.paymentLinks.createPaymentLink(record);
     return { status: 201, body: ok({ paymentLink: linkOf(record, at) }) };
   },
 
   async getPaymentLinkById({ storeId, path }, { repositories }) {
-    const record = await repositories.paymentLinks.find(storeId, path.paymentLinkId);
+    const record = await repositories.paymentLinks.getPaymentLinkById(storeId, path.paymentLinkId);
     if (!record) throw notFound();
     return { status: 200, body: ok({ paymentLink: linkOf(record) }) };
   },
