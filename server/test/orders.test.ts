@@ -591,7 +591,7 @@ describe.each(engines)('order domain events on %s', (engine) => {
   beforeAll(async () => {
     recording = await recordingDeps(engine);
     storeId = randomUUID();
-    await recording.deps.repositories.stores.create({
+    await recording.deps.repositories.stores.createStore({
       id: storeId,
       name: 'Loja Eventos',
       currency: 'BRL',

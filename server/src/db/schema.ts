@@ -3,32 +3,6 @@ export type { Database } from '../resources/index.ts';
 
 // Column conventions: ids, timestamps, money and JSON are strings; flags are 0/1 integers.
 
-export interface StoresTable {
-  id: string;
-  name: string;
-  currency: string;
-  created_at: string;
-}
-
-export interface ApiKeysTable {
-  id: string;
-  key_hash: string;
-  name: string | null;
-  store_ids: string;
-  scopes: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
-}
-
-export interface CheckoutKeysTable {
-  id: string;
-  key_hash: string;
-  store_id: string;
-  revoked_at: string | null;
-  created_at: string;
-}
-
 export interface RateLimitsTable {
   bucket: string;
   window_start: number;
@@ -267,9 +241,6 @@ export interface WebhookCountsTable {
 /** The tables not yet moved into a resource folder (`resources/<resource>/table.ts`). */
 export interface LegacyTables {
   webhook_counts: WebhookCountsTable;
-  stores: StoresTable;
-  api_keys: ApiKeysTable;
-  checkout_keys: CheckoutKeysTable;
   rate_limits: RateLimitsTable;
   idempotency_keys: IdempotencyKeysTable;
   kits: KitsTable;

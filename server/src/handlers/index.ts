@@ -1,4 +1,3 @@
-import { adminHandlers } from './admin.ts';
 import { automationHandlers } from './automations.ts';
 import { giftHandlers } from './gifts.ts';
 import { kitHandlers } from './kits.ts';
@@ -18,5 +17,4 @@ export const legacyHandlers = {
   ...giftHandlers,
   ...upsellHandlers,
   ...orderBumpHandlers,
-  ...adminHandlers,
 };

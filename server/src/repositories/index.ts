@@ -1,25 +1,20 @@
 import type { Kysely } from 'kysely';
-import type { Engine } from '../db/database.ts';
 import type { Database } from '../resources/index.ts';
 import { automationRunsRepository } from './automation-runs-repository.ts';
 import { automationsRepository } from './automations-repository.ts';
-import { credentialsRepository } from './credentials-repository.ts';
 import { giftsRepository } from './gifts-repository.ts';
 import { idempotencyRepository } from './idempotency-repository.ts';
 import { kitsRepository } from './kits-repository.ts';
 import { metatagsRepository } from './metatags-repository.ts';
 import { orderBumpsRepository } from './order-bumps-repository.ts';
 import { ordersRepository } from './orders-repository.ts';
-import { storesRepository } from './stores-repository.ts';
 import { trackingEventsRepository } from './tracking-events-repository.ts';
 import { upsellsRepository } from './upsells-repository.ts';
 import { webhooksRepository } from './webhooks-repository.ts';
 
 /** The repositories not yet moved into a resource folder; `resources/index.ts` spreads them in. */
-export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
+export function createLegacyRepositories(db: Kysely<Database>) {
   return {
-    stores: storesRepository(db),
-    credentials: credentialsRepository(db, { rememberKeys: engine === 'sqlite' }),
     idempotency: idempotencyRepository(db),
     kits: kitsRepository(db),
     gifts: giftsRepository(db),

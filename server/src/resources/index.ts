@@ -12,6 +12,9 @@ import type { CategoryTables } from './categories/table.ts';
 import { couponHandlers } from './coupons/handlers.ts';
 import { couponsRepository } from './coupons/repository.ts';
 import type { CouponTables } from './coupons/table.ts';
+import { credentialHandlers } from './credentials/handlers.ts';
+import { credentialsRepository } from './credentials/repository.ts';
+import type { CredentialTables } from './credentials/table.ts';
 import { customerHandlers } from './customers/handlers.ts';
 import { customersRepository } from './customers/repository.ts';
 import type { CustomerTables } from './customers/table.ts';
@@ -31,9 +34,13 @@ import type { PaymentLinkTables } from './payment-links/table.ts';
 import { productHandlers } from './products/handlers.ts';
 import { productsRepository } from './products/repository.ts';
 import type { ProductTables } from './products/table.ts';
+import { storeHandlers } from './stores/handlers.ts';
+import { storesRepository } from './stores/repository.ts';
+import type { StoreTables } from './stores/table.ts';
 import { templateHandlers } from './templates/handlers.ts';
 import { templatesRepository } from './templates/repository.ts';
 import type { TemplateTables } from './templates/table.ts';
+import { variantHandlers } from './variants/handlers.ts';
 
 /** Every table of the store: each resource declares its own in `<resource>/table.ts`. */
 export interface Database
@@ -47,7 +54,9 @@ export interface Database
     CustomerTables,
     LeadTables,
     AbandonedCartTables,
-    PaymentLinkTables {}
+    PaymentLinkTables,
+    StoreTables,
+    CredentialTables {}
 
 /**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
@@ -55,7 +64,7 @@ export interface Database
  */
 export function createRepositories(db: Kysely<Database>, engine: Engine) {
   return {
-    ...createLegacyRepositories(db, engine),
+    ...createLegacyRepositories(db),
     products: productsRepository(db),
     categories: categoriesRepository(db),
     paymentDiscounts: paymentDiscountsRepository(db),
@@ -66,6 +75,8 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     leads: leadsRepository(db),
     abandonedCarts: abandonedCartsRepository(db),
     paymentLinks: paymentLinksRepository(db),
+    stores: storesRepository(db),
+    credentials: credentialsRepository(db, { rememberKeys: engine === 'sqlite' }),
   };
 }
 
@@ -84,4 +95,7 @@ export const handlers: Handlers = {
   ...leadHandlers,
   ...abandonedCartHandlers,
   ...checkoutHandlers,
+  ...storeHandlers,
+  ...credentialHandlers,
+  ...variantHandlers,
 };

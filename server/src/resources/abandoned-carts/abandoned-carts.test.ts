@@ -258,7 +258,7 @@ describe.each(engines)('abandoned cart domain events on %s', (engine) => {
 
   beforeAll(async () => {
     recording = await recordingDeps(engine);
-    await recording.deps.repositories.stores.create({
+    await recording.deps.repositories.stores.createStore({
       id: storeId,
       name: 'Loja Eventos',
       currency: 'BRL',

@@ -172,7 +172,7 @@ describe.each(engines)('lead domain events on %s', (engine) => {
 
   beforeAll(async () => {
     recording = await recordingDeps(engine);
-    await recording.deps.repositories.stores.create({
+    await recording.deps.repositories.stores.createStore({
       id: storeId,
       name: 'Loja Eventos',
       currency: 'BRL',

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { components } from '../../../generated/openapi.ts';
-import type { Database } from '../db/schema.ts';
+import type { components } from '../../../../generated/openapi.ts';
+import type { Database } from '../index.ts';
 
 export type StoreRecord = components['schemas']['Store'];
 
 export function storesRepository(db: Kysely<Database>) {
   return {
-    async create(store: StoreRecord): Promise<StoreRecord> {
+    async createStore(store: StoreRecord): Promise<StoreRecord> {
       await db
         .insertInto('stores')
         .values({ id: store.id, name: store.name, currency: store.currency, created_at: store.createdAt })

@@ -1,25 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { allScopes } from '../contract.ts';
-import { now } from '../domain/clock.ts';
-import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, newSecret } from '../domain/secrets.ts';
-import { detail, notFound, referenceNotFound, validationError } from '../errors.ts';
-import { type Handlers, ok } from '../resources/operation.ts';
+import { allScopes } from '../../contract.ts';
+import { now } from '../../domain/clock.ts';
+import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, newSecret } from '../../domain/secrets.ts';
+import { detail, notFound, referenceNotFound, validationError } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
 
-/** The admin operations of the store panel; orders, tracking, leads, carts and events live with their groups. */
-export const adminHandlers: Pick<
-  Handlers,
-  'createStore' | 'createApiKey' | 'revokeApiKey' | 'createCheckoutKey' | 'createVariant'
-> = {
-  async createStore({ body }, { repositories }) {
-    const store = await repositories.stores.create({
-      id: randomUUID(),
-      name: body.name,
-      currency: body.currency ?? 'BRL',
-      createdAt: now(),
-    });
-    return { status: 201, body: ok({ store }) };
-  },
-
+/** The keys the admin API issues: v1 API keys and external checkout keys, each shown once. */
+export const credentialHandlers: Pick<Handlers, 'createApiKey' | 'revokeApiKey' | 'createCheckoutKey'> = {
   async createApiKey({ body }, { repositories }) {
     const scopes = body.scopes ?? allScopes;
     const unknownScopes = scopes
@@ -60,22 +47,5 @@ export const adminHandlers: Pick<
     const checkoutKey = { id: randomUUID(), storeId: store.id, createdAt: now() };
     await repositories.credentials.createCheckoutKey({ ...checkoutKey, keyHash: hashSecret(key) });
     return { status: 201, body: ok({ checkoutKey: { ...checkoutKey, key } }) };
-  },
-
-  async createVariant({ path, body }, { repositories }) {
-    const owner = await repositories.products.productOwnerStore(path.productId);
-    if (!owner) throw notFound();
-    const product = await repositories.products.getProductById(owner, path.productId);
-    if (!product) throw notFound();
-    const variant = {
-      id: randomUUID(),
-      title: body.title,
-      sku: body.sku ?? null,
-      price: body.price ?? product.price,
-      stock: body.stock ?? 0,
-      status: body.status ?? 'ACTIVE',
-    };
-    await repositories.products.createVariant(owner, product.id, variant, now());
-    return { status: 201, body: ok({ variant }) };
   },
 };

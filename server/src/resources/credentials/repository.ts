@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import { json } from '../../db/column-codecs.ts';
+import type { Database } from '../index.ts';
 
 export interface ApiKeyRecord {
   id: string;
@@ -38,8 +39,8 @@ export function credentialsRepository(db: Kysely<Database>, { rememberKeys = fal
           id: key.id,
           key_hash: key.keyHash,
           name: key.name,
-          store_ids: JSON.stringify(key.storeIds),
-          scopes: JSON.stringify(key.scopes),
+          store_ids: json<string[]>().toColumn(key.storeIds),
+          scopes: json<string[]>().toColumn(key.scopes),
           expires_at: key.expiresAt,
           revoked_at: null,
           created_at: key.createdAt,
@@ -55,8 +56,8 @@ export function credentialsRepository(db: Kysely<Database>, { rememberKeys = fal
       const key: ApiKeyRecord = {
         id: row.id,
         name: row.name,
-        storeIds: JSON.parse(row.store_ids) as string[],
-        scopes: JSON.parse(row.scopes) as string[],
+        storeIds: json<string[]>().fromColumn(row.store_ids),
+        scopes: json<string[]>().fromColumn(row.scopes),
         expiresAt: row.expires_at,
         revokedAt: row.revoked_at,
         createdAt: row.created_at,
