@@ -64,7 +64,7 @@ export interface DemoCredentials {
 export async function createDemoStoreIfEmpty(repositories: Repositories): Promise<DemoCredentials | undefined> {
   if ((await repositories.stores.count()) > 0) return undefined;
   const at = now();
-  const store = await repositories.stores.create({
+  const store = await repositories.stores.createStore({
     id: randomUUID(),
     name: 'Loja Demo',
     currency: 'BRL',

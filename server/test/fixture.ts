@@ -18,8 +18,9 @@ type TenantPaths = {
 /** A typed client of the contract acting as one tenant (its key and store). */
 export type Api = Client<TenantPaths>;
 export type ErrorBody = components['schemas']['ErrorResponse'];
+export type AdminApi = Client<paths>;
 
-const clientOf = (server: TestServer, tenant: Tenant): Api =>
+export const clientOf = (server: TestServer, tenant: Tenant): Api =>
   createClient<TenantPaths>({ baseUrl: server.baseUrl, headers: tenant.headers });
 
 /**

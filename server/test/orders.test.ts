@@ -591,7 +591,7 @@ describe.each(engines)('order domain events on %s', (engine) => {
   beforeAll(async () => {
     recording = await recordingDeps(engine);
     storeId = randomUUID();
-    await recording.deps.repositories.stores.create({
+    await recording.deps.repositories.stores.createStore({
       id: storeId,
       name: 'Loja Eventos',
       currency: 'BRL',
@@ -603,7 +603,7 @@ describe.each(engines)('order domain events on %s', (engine) => {
   it('emits CUSTOMER_CREATED for a new buyer, then ORDER_CREATED and ORDER_PAID with the order read shape', async () => {
     recording.events.length = 0;
     const order = await createOrder({});
-    const customer = (await recording.deps.repositories.customers.list(storeId, {}, {})).customers[0];
+    const customer = (await recording.deps.repositories.customers.listCustomers(storeId, {})).customers[0];
     expect(customer).toMatchObject({ documentNumber: '39053344705', ordersCount: 1, totalSpent: 99.8 });
     expect(recording.events).toEqual([
       { storeId, name: 'CUSTOMER_CREATED', payload: { customer: { ...customer, ordersCount: 1, totalSpent: 99.8 } } },

@@ -3,32 +3,6 @@ export type { Database } from '../resources/index.ts';
 
 // Column conventions: ids, timestamps, money and JSON are strings; flags are 0/1 integers.
 
-export interface StoresTable {
-  id: string;
-  name: string;
-  currency: string;
-  created_at: string;
-}
-
-export interface ApiKeysTable {
-  id: string;
-  key_hash: string;
-  name: string | null;
-  store_ids: string;
-  scopes: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
-}
-
-export interface CheckoutKeysTable {
-  id: string;
-  key_hash: string;
-  store_id: string;
-  revoked_at: string | null;
-  created_at: string;
-}
-
 export interface RateLimitsTable {
   bucket: string;
   window_start: number;
@@ -44,18 +18,6 @@ export interface IdempotencyKeysTable {
   status: number | null;
   body: string | null;
   created_at: string;
-}
-
-export interface CustomersTable {
-  id: string;
-  store_id: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  document_type: string;
-  document_number: string;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface OrdersTable {
@@ -118,33 +80,6 @@ export interface TrackingEventsTable {
   created_at: string;
 }
 
-export interface LeadsTable {
-  id: string;
-  store_id: string;
-  name: string | null;
-  email: string;
-  phone: string | null;
-  source: string;
-  tags: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface AbandonedCartsTable {
-  id: string;
-  store_id: string;
-  customer: string;
-  items: string;
-  subtotal: string;
-  currency: string;
-  recovery_url: string;
-  recovered: number;
-  recovered_order_id: string | null;
-  abandoned_at: string;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface WebhooksTable {
   id: string;
   store_id: string;
@@ -167,21 +102,6 @@ export interface WebhookEventsTable {
   event: string;
   active: number;
   created_at: string;
-}
-
-export interface MessageTemplatesTable {
-  id: string;
-  store_id: string;
-  channel: string;
-  name: string;
-  subject: string | null;
-  remetente_nome: string | null;
-  remetente_email: string | null;
-  body: string | null;
-  html: string | null;
-  message: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface AutomationsTable {
@@ -223,84 +143,6 @@ export interface AutomationOutboxTable {
   created_at: string;
 }
 
-// Offers, pricing and the external checkout (migration 004).
-
-export interface CouponsTable {
-  id: string;
-  store_id: string;
-  code: string;
-  description: string | null;
-  discount_type: string;
-  discount_amount: string;
-  min_cart_total: string | null;
-  max_uses: number | null;
-  used_count: number;
-  starts_at: string | null;
-  ends_at: string | null;
-  status: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface DiscountRangesTable {
-  id: string;
-  store_id: string;
-  name: string;
-  rule_type: string;
-  applies_to_all_products: number;
-  apply_discount_to: string | null;
-  item_range_start: number | null;
-  item_range_end: number | null;
-  item_range_order_by: string | null;
-  start_at: string | null;
-  end_at: string | null;
-  active: number;
-  priority: number;
-  product_ids: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface DiscountRangeTiersTable {
-  id: string;
-  discount_range_id: string;
-  min_value: string | null;
-  max_value: string | null;
-  min_quantity: number | null;
-  max_quantity: number | null;
-  discount_type: string;
-  discount_amount: string;
-  position: number;
-}
-
-export interface PaymentDiscountsTable {
-  id: string;
-  store_id: string;
-  payment_method: string;
-  percentage: string;
-  active: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface PaymentLinksTable {
-  id: string;
-  store_id: string;
-  status: string;
-  items: string;
-  subtotal: string;
-  discount: string;
-  total: string;
-  currency: string;
-  coupon_id: string | null;
-  customer: string | null;
-  success_url: string | null;
-  cancel_url: string | null;
-  expires_at: string;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface WebhookCountsTable {
   store_id: string;
   total: number;
@@ -310,25 +152,13 @@ export interface WebhookCountsTable {
 /** The tables not yet moved into a resource folder (`resources/<resource>/table.ts`). */
 export interface LegacyTables {
   webhook_counts: WebhookCountsTable;
-  stores: StoresTable;
-  api_keys: ApiKeysTable;
-  checkout_keys: CheckoutKeysTable;
   rate_limits: RateLimitsTable;
   idempotency_keys: IdempotencyKeysTable;
-  coupons: CouponsTable;
-  discount_ranges: DiscountRangesTable;
-  discount_range_tiers: DiscountRangeTiersTable;
-  payment_discounts: PaymentDiscountsTable;
-  payment_links: PaymentLinksTable;
-  customers: CustomersTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
   tracking_events: TrackingEventsTable;
-  leads: LeadsTable;
-  abandoned_carts: AbandonedCartsTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;
-  message_templates: MessageTemplatesTable;
   automations: AutomationsTable;
   automation_runs: AutomationRunsTable;
   automation_outbox: AutomationOutboxTable;

@@ -45,7 +45,7 @@ export function automationRunner({ repositories, minuteMs, log }: RunnerOptions)
     let content = step.data.message;
     const templateId = step.data.template_id ?? null;
     if (templateId !== null) {
-      const template = await templates.find(run.storeId, templateId);
+      const template = await templates.getTemplateById(run.storeId, templateId);
       if (!template || template.channel !== channel) throw new Error(`template ${templateId} não encontrado`);
       subject = template.subject;
       content = (channel === 'email' ? (template.body ?? template.html) : template.message) ?? undefined;

@@ -1,28 +1,10 @@
-import { abandonedCartHandlers } from './abandoned-carts.ts';
-import { adminHandlers } from './admin.ts';
 import { automationHandlers } from './automations.ts';
-import { checkoutHandlers } from './checkout.ts';
-import { couponHandlers } from './coupons.ts';
-import { customerHandlers } from './customers.ts';
-import { discountRangeHandlers } from './discount-ranges.ts';
-import { leadHandlers } from './leads.ts';
 import { orderHandlers } from './orders.ts';
-import { paymentDiscountHandlers } from './payment-discounts.ts';
-import { templateHandlers } from './templates.ts';
 import { webhookHandlers } from './webhooks.ts';
 
 /** The handlers not yet moved into a resource folder; `resources/index.ts` spreads them in. */
 export const legacyHandlers = {
   ...orderHandlers,
-  ...customerHandlers,
-  ...leadHandlers,
-  ...abandonedCartHandlers,
   ...webhookHandlers,
   ...automationHandlers,
-  ...templateHandlers,
-  ...couponHandlers,
-  ...discountRangeHandlers,
-  ...paymentDiscountHandlers,
-  ...checkoutHandlers,
-  ...adminHandlers,
 };

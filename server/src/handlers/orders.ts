@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
 import { now } from '../domain/clock.ts';
+import { contactProblems, documentProblem } from '../domain/contact.ts';
 import {
   allowedStatuses,
   canMove,
@@ -13,7 +14,6 @@ import {
   trackingUrl,
 } from '../domain/orders.ts';
 import { ApiError, bodyFieldError, detail, type ErrorDetail, notFound, validationError } from '../errors.ts';
-import type { CustomerRecord } from '../repositories/customers-repository.ts';
 import {
   type OrderItemRecord,
   type OrderRecord,
@@ -21,9 +21,9 @@ import {
   orderOf,
 } from '../repositories/orders-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
+import type { CustomerRecord } from '../resources/customers/repository.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
 import { productLines } from '../resources/products/product-lines.ts';
-import { contactProblems, documentProblem } from './customers.ts';
 
 type Schemas = components['schemas'];
 type AdminOrderCreate = Schemas['AdminOrderCreate'];

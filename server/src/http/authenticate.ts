@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { contractOperations, type Operation, type OperationId } from '../contract.ts';
 import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, sameSecret } from '../domain/secrets.ts';
 import { ApiError, detail, validationError } from '../errors.ts';
-import type { CredentialsRepository } from '../repositories/credentials-repository.ts';
+import type { CredentialsRepository } from '../resources/credentials/repository.ts';
 import { FAILED_AUTH_WINDOW_SECONDS, type FailedAuthThrottle } from './failed-auth-throttle.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 

@@ -2,8 +2,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
 import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.ts';
 import { ORDER_STATUS_LABELS } from '../domain/orders.ts';
+import { type CustomerRecord, upsertCustomer } from '../resources/customers/repository.ts';
 import { json, jsonColumn, money, moneyColumn, nullableMoney, nullableMoneyColumn } from './columns.ts';
-import { type CustomerRecord, upsertCustomer } from './customers-repository.ts';
 import { newestFirstPage, type PageRequest } from './pagination.ts';
 
 type Schemas = components['schemas'];

@@ -3,15 +3,33 @@ import type { Engine } from '../db/database.ts';
 import type { LegacyTables } from '../db/schema.ts';
 import { legacyHandlers } from '../handlers/index.ts';
 import { createLegacyRepositories } from '../repositories/index.ts';
+import { abandonedCartHandlers } from './abandoned-carts/handlers.ts';
+import { abandonedCartsRepository } from './abandoned-carts/repository.ts';
+import type { AbandonedCartTables } from './abandoned-carts/table.ts';
 import { categoryHandlers } from './categories/handlers.ts';
 import { categoriesRepository } from './categories/repository.ts';
 import type { CategoryTables } from './categories/table.ts';
+import { couponHandlers } from './coupons/handlers.ts';
+import { couponsRepository } from './coupons/repository.ts';
+import type { CouponTables } from './coupons/table.ts';
+import { credentialHandlers } from './credentials/handlers.ts';
+import { credentialsRepository } from './credentials/repository.ts';
+import type { CredentialTables } from './credentials/table.ts';
+import { customerHandlers } from './customers/handlers.ts';
+import { customersRepository } from './customers/repository.ts';
+import type { CustomerTables } from './customers/table.ts';
+import { discountRangeHandlers } from './discount-ranges/handlers.ts';
+import { discountRangesRepository } from './discount-ranges/repository.ts';
+import type { DiscountRangeTables } from './discount-ranges/table.ts';
 import { giftHandlers } from './gifts/handlers.ts';
 import { giftsRepository } from './gifts/repository.ts';
 import type { GiftTables } from './gifts/table.ts';
 import { kitHandlers } from './kits/handlers.ts';
 import { kitsRepository } from './kits/repository.ts';
 import type { KitTables } from './kits/table.ts';
+import { leadHandlers } from './leads/handlers.ts';
+import { leadsRepository } from './leads/repository.ts';
+import type { LeadTables } from './leads/table.ts';
 import { metatagHandlers } from './metatags/handlers.ts';
 import { metatagsRepository } from './metatags/repository.ts';
 import type { MetatagTables } from './metatags/table.ts';
@@ -19,12 +37,25 @@ import type { Handlers } from './operation.ts';
 import { orderBumpHandlers } from './order-bumps/handlers.ts';
 import { orderBumpsRepository } from './order-bumps/repository.ts';
 import type { OrderBumpTables } from './order-bumps/table.ts';
+import { paymentDiscountHandlers } from './payment-discounts/handlers.ts';
+import { paymentDiscountsRepository } from './payment-discounts/repository.ts';
+import type { PaymentDiscountTables } from './payment-discounts/table.ts';
+import { checkoutHandlers } from './payment-links/handlers.ts';
+import { paymentLinksRepository } from './payment-links/repository.ts';
+import type { PaymentLinkTables } from './payment-links/table.ts';
 import { productHandlers } from './products/handlers.ts';
 import { productsRepository } from './products/repository.ts';
 import type { ProductTables } from './products/table.ts';
+import { storeHandlers } from './stores/handlers.ts';
+import { storesRepository } from './stores/repository.ts';
+import type { StoreTables } from './stores/table.ts';
+import { templateHandlers } from './templates/handlers.ts';
+import { templatesRepository } from './templates/repository.ts';
+import type { TemplateTables } from './templates/table.ts';
 import { upsellHandlers } from './upsells/handlers.ts';
 import { upsellsRepository } from './upsells/repository.ts';
 import type { UpsellTables } from './upsells/table.ts';
+import { variantHandlers } from './variants/handlers.ts';
 
 /** Every table of the store: each resource declares its own in `<resource>/table.ts`. */
 export interface Database
@@ -35,7 +66,17 @@ export interface Database
     GiftTables,
     UpsellTables,
     OrderBumpTables,
-    MetatagTables {}
+    MetatagTables,
+    PaymentDiscountTables,
+    CouponTables,
+    DiscountRangeTables,
+    TemplateTables,
+    CustomerTables,
+    LeadTables,
+    AbandonedCartTables,
+    PaymentLinkTables,
+    StoreTables,
+    CredentialTables {}
 
 /**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
@@ -43,7 +84,7 @@ export interface Database
  */
 export function createRepositories(db: Kysely<Database>, engine: Engine) {
   return {
-    ...createLegacyRepositories(db, engine),
+    ...createLegacyRepositories(db),
     products: productsRepository(db),
     categories: categoriesRepository(db),
     metatags: metatagsRepository(db),
@@ -51,6 +92,16 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     upsells: upsellsRepository(db),
     gifts: giftsRepository(db),
     kits: kitsRepository(db),
+    paymentDiscounts: paymentDiscountsRepository(db),
+    coupons: couponsRepository(db),
+    discountRanges: discountRangesRepository(db),
+    templates: templatesRepository(db),
+    customers: customersRepository(db),
+    leads: leadsRepository(db),
+    abandonedCarts: abandonedCartsRepository(db),
+    paymentLinks: paymentLinksRepository(db),
+    stores: storesRepository(db),
+    credentials: credentialsRepository(db, { rememberKeys: engine === 'sqlite' }),
   };
 }
 
@@ -66,4 +117,15 @@ export const handlers: Handlers = {
   ...upsellHandlers,
   ...giftHandlers,
   ...kitHandlers,
+  ...paymentDiscountHandlers,
+  ...couponHandlers,
+  ...discountRangeHandlers,
+  ...templateHandlers,
+  ...customerHandlers,
+  ...leadHandlers,
+  ...abandonedCartHandlers,
+  ...checkoutHandlers,
+  ...storeHandlers,
+  ...credentialHandlers,
+  ...variantHandlers,
 };

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../../domain/clock.ts';
+import { contactProblems } from '../../domain/contact.ts';
+import { lineTotal } from '../../domain/orders.ts';
+import { notFound, validationError } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import { productLines } from '../products/product-lines.ts';
+import type { AbandonedCart } from './repository.ts';
+
+/** The checkout page that reopens a cart, addressed by the cart id. */
+const recoveryUrl = (cartId: string): string => `https://checkout.example.com/recuperar/${cartId}`;
+
+export const abandonedCartHandlers: Pick<
+  Handlers,
+  'listAbandonedCarts' | 'getAbandonedCartById' | 'createAbandonedCart'
+> = {
+  async listAbandonedCarts({ storeId, query }, { repositories }) {
+    const { records, pagination } = await repositories.abandonedCarts.listAbandonedCarts(storeId, query);
+    return { status: 200, body: ok({ abandonedCarts: records, pagination }) };
+  },
+
+  async getAbandonedCartById({ storeId, path }, { repositories }) {
+    const abandonedCart = await repositories.abandonedCarts.getAbandonedCartById(storeId, path.abandonedCartId);
+    if (!abandonedCart) throw notFound();
+    return { status: 200, body: ok({ abandonedCart }) };
+  },
+
+  async createAbandonedCart({ path, body }, deps) {
+    const { repositories, events } = deps;
+    const store = await repositories.stores.find(path.storeId.toLowerCase());
+    if (!store) throw notFound();
+    const problems = contactProblems(body.customer, 'customer.');
+    if (problems.length > 0) throw validationError(problems);
+    const lines = await productLines(deps, store.id, body.items);
+    const items = body.items.map((item, index) => {
+      const line = lines[index];
+      // Every cart item names a product, so every line was resolved (or productLines threw 422).
+      if (!line) throw new Error(`cart item ${index} has no product line`);
+      return {
+        productId: line.productId,
+        variantId: line.variantId,
+        name: line.name,
+        quantity: item.quantity,
+        price: line.price,
+        image: line.image,
+      };
+    });
+    const at = now();
+    const id = randomUUID();
+    const abandonedCart: AbandonedCart = {
+      id,
+      storeId: store.id,
+      customer: { name: body.customer.name, email: body.customer.email, phone: body.customer.phone ?? null },
+      items,
+      subtotal: lineTotal(items),
+      currency: store.currency,
+      recoveryUrl: recoveryUrl(id),
+      recovered: false,
+      recoveredOrderId: null,
+      abandonedAt: body.abandonedAt ?? at,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await repositories.abandonedCarts.createAbandonedCart(abandonedCart);
+    events.emit(store.id, 'CART_ABANDONED', { abandonedCart });
+    return { status: 201, body: ok({ abandonedCart }) };
+  },
+};

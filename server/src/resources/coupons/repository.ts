@@ -1,0 +1,43 @@
+import { type Kysely, sql } from 'kysely';
+import type { components, operations } from '../../../../generated/openapi.ts';
+import { money, nullableMoney } from '../../db/column-codecs.ts';
+import { containsPattern, storeTable } from '../../db/store-table.ts';
+import type { Database } from '../index.ts';
+
+export type Coupon = components['schemas']['Coupon'];
+type ListCouponsQuery = NonNullable<operations['listCoupons']['parameters']['query']>;
+
+/** Coupons are never deleted (section 1): there is no delete here; a coupon is retired with status INACTIVE. */
+export function couponsRepository(db: Kysely<Database>) {
+  const coupons = storeTable(db, 'coupons', { discount_amount: money, min_cart_total: nullableMoney });
+  return {
+    /** A code already used in the store throws `DuplicateRecord`. */
+    createCoupon: coupons.insert,
+    getCouponById: coupons.find,
+    /** A code already used in the store throws `DuplicateRecord`. */
+    updateCoupon: coupons.replace,
+    listCoupons: (storeId: string, query: ListCouponsQuery) =>
+      coupons.page(
+        storeId,
+        query,
+        (rows) => {
+          let filtered = rows;
+          if (query.status) filtered = filtered.where('status', '=', query.status);
+          if (query.search) filtered = filtered.where(sql`lower(code)`, 'like', containsPattern(query.search));
+          return filtered;
+        },
+        'asc',
+      ),
+
+    /** The coupon a payment link names by code (createPaymentLink). */
+    async couponByCode(storeId: string, code: string): Promise<Coupon | undefined> {
+      const row = await db
+        .selectFrom('coupons')
+        .selectAll()
+        .where('store_id', '=', storeId)
+        .where('code', '=', code)
+        .executeTakeFirst();
+      return row && coupons.decode(row);
+    },
+  };
+}

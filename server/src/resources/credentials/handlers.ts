@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { allScopes } from '../../contract.ts';
+import { now } from '../../domain/clock.ts';
+import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, newSecret } from '../../domain/secrets.ts';
+import { detail, notFound, referenceNotFound, validationError } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+
+/** The keys the admin API issues: v1 API keys and external checkout keys, each shown once. */
+export const credentialHandlers: Pick<Handlers, 'createApiKey' | 'revokeApiKey' | 'createCheckoutKey'> = {
+  async createApiKey({ body }, { repositories }) {
+    const scopes = body.scopes ?? allScopes;
+    const unknownScopes = scopes
+      .map((scope, index) => ({ scope, index }))
+      .filter(({ scope }) => !allScopes.includes(scope))
+      .map(({ scope, index }) => detail('body', `scopes.${index}`, `escopo desconhecido: ${scope}`));
+    if (unknownScopes.length > 0) throw validationError(unknownScopes);
+    const storeIds = body.storeIds.map((id) => id.toLowerCase());
+    const stores = await repositories.stores.existing(storeIds);
+    const missing = storeIds
+      .map((id, index) => ({ id, index }))
+      .filter(({ id }) => !stores.has(id))
+      .map(({ id, index }) => detail('body', `storeIds.${index}`, `loja não encontrada: ${id}`));
+    if (missing.length > 0) throw referenceNotFound(missing);
+    const key = newSecret(API_KEY_PREFIX);
+    const apiKey = {
+      id: randomUUID(),
+      name: body.name ?? null,
+      storeIds,
+      scopes,
+      // Stored as UTC ISO text so that the expiry check compares instants, whatever offset the caller wrote.
+      expiresAt: body.expiresAt ? new Date(body.expiresAt).toISOString() : null,
+      createdAt: now(),
+    };
+    await repositories.credentials.createApiKey({ ...apiKey, revokedAt: null, keyHash: hashSecret(key) });
+    return { status: 201, body: ok({ apiKey: { ...apiKey, key } }) };
+  },
+
+  async revokeApiKey({ path }, { repositories }) {
+    if (!(await repositories.credentials.revokeApiKey(path.apiKeyId, now()))) throw notFound();
+    return { status: 204, body: undefined };
+  },
+
+  async createCheckoutKey({ path }, { repositories }) {
+    const store = await repositories.stores.find(path.storeId);
+    if (!store) throw notFound();
+    const key = newSecret(CHECKOUT_KEY_PREFIX);
+    const checkoutKey = { id: randomUUID(), storeId: store.id, createdAt: now() };
+    await repositories.credentials.createCheckoutKey({ ...checkoutKey, keyHash: hashSecret(key) });
+    return { status: 201, body: ok({ checkoutKey: { ...checkoutKey, key } }) };
+  },
+};

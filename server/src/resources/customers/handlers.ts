@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../../domain/clock.ts';
+import { documentProblem } from '../../domain/contact.ts';
+import { bodyFieldError, duplicateAs, notFound } from '../../errors.ts';
+import { type Deps, type Handlers, ok } from '../operation.ts';
+import type { Customer, CustomerRecord } from './repository.ts';
+
+function checkDocument(customer: CustomerRecord): void {
+  const problem = documentProblem(customer.documentType, customer.documentNumber);
+  if (problem) throw bodyFieldError('documentNumber', problem);
+}
+
+const documentTaken = (customer: CustomerRecord) =>
+  ['documentNumber', `documento já utilizado: ${customer.documentNumber}`] as const;
+
+async function readShape({ repositories }: Deps, customer: CustomerRecord): Promise<Customer> {
+  const [withStats] = await repositories.customers.withStats(customer.storeId, [customer]);
+  if (!withStats) throw notFound();
+  return withStats;
+}
+
+export const customerHandlers: Pick<
+  Handlers,
+  'listCustomers' | 'createCustomer' | 'getCustomerById' | 'updateCustomer' | 'deleteCustomer'
+> = {
+  async listCustomers({ storeId, query }, { repositories }) {
+    const { customers, pagination } = await repositories.customers.listCustomers(storeId, query);
+    return { status: 200, body: ok({ customers, pagination }) };
+  },
+
+  async createCustomer({ storeId, body }, deps) {
+    const at = now();
+    const record: CustomerRecord = {
+      id: randomUUID(),
+      storeId,
+      name: body.name,
+      email: body.email,
+      phone: body.phone ?? null,
+      documentType: body.documentType,
+      documentNumber: body.documentNumber,
+      createdAt: at,
+      updatedAt: at,
+    };
+    checkDocument(record);
+    await duplicateAs(deps.repositories.customers.createCustomer(record), ...documentTaken(record));
+    const customer = await readShape(deps, record);
+    deps.events.emit(storeId, 'CUSTOMER_CREATED', { customer });
+    return { status: 201, body: ok({ customer }) };
+  },
+
+  async getCustomerById({ storeId, path }, deps) {
+    const record = await deps.repositories.customers.getCustomerById(storeId, path.customerId);
+    if (!record) throw notFound();
+    return { status: 200, body: ok({ customer: await readShape(deps, record) }) };
+  },
+
+  async updateCustomer({ storeId, path, body }, deps) {
+    const current = await deps.repositories.customers.getCustomerById(storeId, path.customerId);
+    if (!current) throw notFound();
+    const updated: CustomerRecord = { ...current, ...body, updatedAt: now() };
+    checkDocument(updated);
+    await duplicateAs(deps.repositories.customers.updateCustomer(updated), ...documentTaken(updated));
+    return { status: 200, body: ok({ customer: await readShape(deps, updated) }) };
+  },
+
+  async deleteCustomer({ storeId, path }, { repositories }) {
+    if (!(await repositories.customers.deleteCustomer(storeId, path.customerId))) throw notFound();
+    return { status: 204, body: undefined };
+  },
+};

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../../domain/clock.ts';
+import { contactProblems } from '../../domain/contact.ts';
+import { notFound, validationError } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import type { Lead } from './repository.ts';
+
+export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createLead'> = {
+  async listLeads({ storeId, query }, { repositories }) {
+    const { records, pagination } = await repositories.leads.listLeads(storeId, query);
+    return { status: 200, body: ok({ leads: records, pagination }) };
+  },
+
+  async getLeadById({ storeId, path }, { repositories }) {
+    const lead = await repositories.leads.getLeadById(storeId, path.leadId);
+    if (!lead) throw notFound();
+    return { status: 200, body: ok({ lead }) };
+  },
+
+  async createLead({ path, body }, { repositories, events }) {
+    const store = await repositories.stores.find(path.storeId.toLowerCase());
+    if (!store) throw notFound();
+    const problems = contactProblems(body);
+    if (problems.length > 0) throw validationError(problems);
+    const at = now();
+    const lead: Lead = {
+      id: randomUUID(),
+      storeId: store.id,
+      name: body.name ?? null,
+      email: body.email,
+      phone: body.phone ?? null,
+      source: body.source ?? 'checkout',
+      tags: body.tags ?? [],
+      createdAt: at,
+      updatedAt: at,
+    };
+    await repositories.leads.createLead(lead);
+    events.emit(store.id, 'LEAD_CREATED', { lead });
+    return { status: 201, body: ok({ lead }) };
+  },
+};

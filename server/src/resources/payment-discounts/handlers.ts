@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../../domain/clock.ts';
+import { duplicateAs, notFound } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import type { PaymentDiscount } from './repository.ts';
+
+// The UNIQUE (store_id, payment_method) constraint decides, so concurrent creates for one method leave exactly one.
+const methodTaken = (discount: PaymentDiscount) =>
+  ['paymentMethod', `já existe um desconto para ${discount.paymentMethod} nesta loja`] as const;
+
+export const paymentDiscountHandlers: Pick<
+  Handlers,
+  | 'listPaymentDiscounts'
+  | 'createPaymentDiscount'
+  | 'getPaymentDiscountById'
+  | 'updatePaymentDiscount'
+  | 'deletePaymentDiscount'
+> = {
+  async listPaymentDiscounts({ storeId, query }, { repositories }) {
+    const { records, pagination } = await repositories.paymentDiscounts.listPaymentDiscounts(storeId, query);
+    return { status: 200, body: ok({ paymentDiscounts: records, pagination }) };
+  },
+
+  async createPaymentDiscount({ storeId, body }, { repositories }) {
+    const at = now();
+    const paymentDiscount: PaymentDiscount = { id: randomUUID(), storeId, ...body, createdAt: at, updatedAt: at };
+    await duplicateAs(
+      repositories.paymentDiscounts.createPaymentDiscount(paymentDiscount),
+      ...methodTaken(paymentDiscount),
+    );
+    return { status: 201, body: ok({ paymentDiscount }) };
+  },
+
+  async getPaymentDiscountById({ storeId, path }, { repositories }) {
+    const paymentDiscount = await repositories.paymentDiscounts.getPaymentDiscountById(storeId, path.paymentDiscountId);
+    if (!paymentDiscount) throw notFound();
+    return { status: 200, body: ok({ paymentDiscount }) };
+  },
+
+  async updatePaymentDiscount({ storeId, path, body }, { repositories }) {
+    const current = await repositories.paymentDiscounts.getPaymentDiscountById(storeId, path.paymentDiscountId);
+    if (!current) throw notFound();
+    const paymentDiscount: PaymentDiscount = { ...current, ...body, updatedAt: now() };
+    await duplicateAs(
+      repositories.paymentDiscounts.updatePaymentDiscount(paymentDiscount),
+      ...methodTaken(paymentDiscount),
+    );
+    return { status: 200, body: ok({ paymentDiscount }) };
+  },
+
+  async deletePaymentDiscount({ storeId, path }, { repositories }) {
+    if (!(await repositories.paymentDiscounts.deletePaymentDiscount(storeId, path.paymentDiscountId))) throw notFound();
+    return { status: 204, body: undefined };
+  },
+};

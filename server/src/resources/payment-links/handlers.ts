@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../../../generated/openapi.ts';
+import { now } from '../../domain/clock.ts';
+import { discountCents, fromCents, toCents } from '../../domain/pricing.ts';
+import { bodyFieldError, detail, type ErrorDetail, notFound, referenceNotFound } from '../../errors.ts';
+import type { Coupon } from '../coupons/repository.ts';
+import { type Deps, type Handlers, ok } from '../operation.ts';
+import type { ProductRecord, Variant } from '../products/repository.ts';
+import type { PaymentLink, PaymentLinkRecord } from './repository.ts';
+
+type PaymentLinkCreate = components['schemas']['PaymentLinkCreate'];
+type LinkItem = PaymentLink['items'][number];
+
+/** The hosted payment page of a link. */
+export const PAYMENT_PAGE_BASE = 'https://pay.storefront.example.com/l/';
+const DOCUMENT_DIGITS = { CPF: 11, CNPJ: 14 } as const;
+
+/** The read shape: the derived `url`, and EXPIRED once an ACTIVE link's `expiresAt` has passed. */
+function linkOf(record: PaymentLinkRecord, at = now()): PaymentLink {
+  const { couponId: _coupon, customer: _customer, successUrl: _success, cancelUrl: _cancel, ...link } = record;
+  const status = link.status === 'ACTIVE' && link.expiresAt <= at ? 'EXPIRED' : link.status;
+  return { ...link, url: `${PAYMENT_PAGE_BASE}${link.id}`, status };
+}
+
+/**
+ * Prices every cart line from the store's catalog: the variant's price for a variant, else the product's
+ * promotional price when it has one, else its price. Unknown (or another store's) ids are 422 naming each path.
+ */
+async function priceItems({ repositories }: Deps, storeId: string, items: PaymentLinkCreate['cart']['items']) {
+  const products = new Map<string, ProductRecord | undefined>();
+  const variants = new Map<string, Variant[]>();
+  const priced: LinkItem[] = [];
+  const missing: ErrorDetail[] = [];
+  for (const [index, item] of items.entries()) {
+    if (!products.has(item.productId))
+      products.set(item.productId, await repositories.products.getProductById(storeId, item.productId));
+    const product = products.get(item.productId);
+    if (!product) {
+      missing.push(detail('body', `cart.items.${index}.productId`, `produto não encontrado: ${item.productId}`));
+      continue;
+    }
+    const variantId = item.variantId ?? null;
+    if (variantId === null) {
+      priced.push({
+        productId: product.id,
+        variantId: null,
+        name: product.name,
+        quantity: item.quantity,
+        price: product.discountedPrice ?? product.price,
+      });
+      continue;
+    }
+    if (!variants.has(product.id)) variants.set(product.id, await repositories.products.productVariants(product.id));
+    const variant = variants.get(product.id)?.find((candidate) => candidate.id === variantId);
+    if (!variant) {
+      missing.push(detail('body', `cart.items.${index}.variantId`, `variante não encontrada no produto: ${variantId}`));
+      continue;
+    }
+    priced.push({
+      productId: product.id,
+      variantId: variant.id,
+      name: `${product.name} - ${variant.title}`.slice(0, 255),
+      quantity: item.quantity,
+      price: variant.price,
+    });
+  }
+  if (missing.length > 0) throw referenceNotFound(missing);
+  return priced;
+}
+
+/** Why the coupon cannot be applied to a cart of `subtotalCents` right now, or null when it can. */
+function couponRefusal(coupon: Coupon | undefined, subtotalCents: number, at: string): string | null {
+  if (!coupon) return 'cupom não encontrado nesta loja';
+  if (coupon.status !== 'ACTIVE') return 'cupom inativo';
+  if (coupon.startsAt !== null && Date.parse(coupon.startsAt) > Date.parse(at)) return 'cupom ainda não vigente';
+  if (coupon.endsAt !== null && Date.parse(coupon.endsAt) <= Date.parse(at)) return 'cupom expirado';
+  if (coupon.maxUses !== null && coupon.usedCount >= coupon.maxUses) return 'cupom esgotado';
+  if (coupon.minCartTotal !== null && subtotalCents < toCents(coupon.minCartTotal)) {
+    return `o subtotal não atinge o mínimo do cupom (${coupon.minCartTotal})`;
+  }
+  return null;
+}
+
+export const checkoutHandlers: Pick<Handlers, 'createPaymentLink' | 'getPaymentLinkById'> = {
+  async createPaymentLink({ storeId, body }, deps) {
+    const { repositories } = deps;
+    const customer = body.customer ?? null;
+    if (customer && customer.documentNumber.length !== DOCUMENT_DIGITS[customer.documentType]) {
+      throw bodyFieldError(
+        'customer.documentNumber',
+        `deve ter ${DOCUMENT_DIGITS[customer.documentType]} dígitos para ${customer.documentType}`,
+      );
+    }
+    const items = await priceItems(deps, storeId, body.cart.items);
+    const subtotalCents = items.reduce((sum, item) => sum + toCents(item.price) * item.quantity, 0);
+    if (fromCents(subtotalCents) > 999_999.99) throw bodyFieldError('cart.items', 'o subtotal excede 999999.99');
+
+    const at = now();
+    let coupon: Coupon | undefined;
+    let discount = 0;
+    const couponCode = body.cart.couponCode ?? null;
+    if (couponCode !== null) {
+      coupon = await repositories.coupons.couponByCode(storeId, couponCode.trim().toUpperCase());
+      const refusal = couponRefusal(coupon, subtotalCents, at);
+      if (refusal !== null || !coupon) {
+        throw referenceNotFound([detail('body', 'cart.couponCode', refusal ?? 'cupom não encontrado nesta loja')]);
+      }
+      discount = discountCents(subtotalCents, coupon.discountType, coupon.discountAmount);
+    }
+
+    const store = await repositories.stores.find(storeId);
+    const record: PaymentLinkRecord = {
+      id: randomUUID(),
+      storeId,
+      status: 'ACTIVE',
+      items,
+      subtotal: fromCents(subtotalCents),
+      discount: fromCents(discount),
+      total: fromCents(subtotalCents - discount),
+      currency: store?.currency ?? 'BRL',
+      expiresAt: new Date(Date.parse(at) + body.expiresInMinutes * 60_000).toISOString(),
+      createdAt: at,
+      updatedAt: at,
+      couponId: coupon?.id ?? null,
+      customer,
+      successUrl: body.successUrl ?? null,
+      cancelUrl: body.cancelUrl ?? null,
+    };
+    await repositories.paymentLinks.createPaymentLink(record);
+    return { status: 201, body: ok({ paymentLink: linkOf(record, at) }) };
+  },
+
+  async getPaymentLinkById({ storeId, path }, { repositories }) {
+    const record = await repositories.paymentLinks.getPaymentLinkById(storeId, path.paymentLinkId);
+    if (!record) throw notFound();
+    return { status: 200, body: ok({ paymentLink: linkOf(record) }) };
+  },
+};

@@ -1,0 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../../domain/clock.ts';
+import { type Handlers, ok } from '../operation.ts';
+
+export const storeHandlers: Pick<Handlers, 'createStore'> = {
+  async createStore({ body }, { repositories }) {
+    const store = await repositories.stores.createStore({
+      id: randomUUID(),
+      name: body.name,
+      currency: body.currency,
+      createdAt: now(),
+    });
+    return { status: 201, body: ok({ store }) };
+  },
+};

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../../../generated/openapi.ts';
+import { SMS_MAX_LENGTH } from '../../domain/automation-chain.ts';
+import { now } from '../../domain/clock.ts';
+import { detail, type ErrorDetail, notFound, validationError } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import type { Template } from './repository.ts';
+
+type TemplateFields = Pick<Template, 'subject' | 'remetente_nome' | 'remetente_email' | 'body' | 'html' | 'message'>;
+type TemplateInput = components['schemas']['TemplateUpdate'];
+
+/** Default name: the subject (email) or the first 60 characters of the message. */
+const NAME_FROM_MESSAGE_LENGTH = 60;
+
+/**
+ * The fields of `input` that apply to `channel`; the others are null (section 2.6: email uses subject, sender,
+ * body/html; sms and whatsapp use message).
+ */
+function fieldsFor(channel: Template['channel'], input: TemplateInput, base: TemplateFields): TemplateFields {
+  const pick = <K extends keyof TemplateFields>(key: K): TemplateFields[K] =>
+    (input[key] === undefined ? base[key] : input[key]) as TemplateFields[K];
+  if (channel === 'email') {
+    return {
+      subject: pick('subject'),
+      remetente_nome: pick('remetente_nome'),
+      remetente_email: pick('remetente_email'),
+      body: pick('body'),
+      html: pick('html'),
+      message: null,
+    };
+  }
+  return {
+    subject: null,
+    remetente_nome: null,
+    remetente_email: null,
+    body: null,
+    html: null,
+    message: pick('message'),
+  };
+}
+
+/** The channel's rules (section 2.6), each broken one naming its field. */
+function checkChannelRules(channel: Template['channel'], fields: TemplateFields): void {
+  const details: ErrorDetail[] = [];
+  const required = (key: keyof TemplateFields) => {
+    if (fields[key] === null) details.push(detail('body', key, `campo obrigatório para templates de ${channel}`));
+  };
+  if (channel === 'email') {
+    required('subject');
+    required('remetente_nome');
+    required('remetente_email');
+    if (fields.body === null && fields.html === null) {
+      details.push(detail('body', 'body', 'templates de email precisam de body ou html'));
+    }
+  } else {
+    required('message');
+    if (channel === 'sms' && fields.message !== null && fields.message.length > SMS_MAX_LENGTH) {
+      details.push(detail('body', 'message', `SMS com no máximo ${SMS_MAX_LENGTH} caracteres`));
+    }
+  }
+  if (details.length > 0) throw validationError(details);
+}
+
+const EMPTY: TemplateFields = {
+  subject: null,
+  remetente_nome: null,
+  remetente_email: null,
+  body: null,
+  html: null,
+  message: null,
+};
+
+export const templateHandlers: Pick<
+  Handlers,
+  'listTemplates' | 'createTemplate' | 'getTemplateById' | 'updateTemplate' | 'deleteTemplate'
+> = {
+  async listTemplates({ storeId, query }, { repositories }) {
+    const { records, pagination } = await repositories.templates.listTemplates(storeId, query);
+    return { status: 200, body: ok({ templates: records, pagination }) };
+  },
+
+  async createTemplate({ storeId, body }, { repositories }) {
+    const fields = fieldsFor(body.channel, body, EMPTY);
+    checkChannelRules(body.channel, fields);
+    const at = now();
+    const template: Template = {
+      id: randomUUID(),
+      storeId,
+      channel: body.channel,
+      name: body.name ?? fields.subject ?? (fields.message ?? '').slice(0, NAME_FROM_MESSAGE_LENGTH),
+      ...fields,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await repositories.templates.createTemplate(template);
+    return { status: 201, body: ok({ template }) };
+  },
+
+  async getTemplateById({ storeId, path }, { repositories }) {
+    const template = await repositories.templates.getTemplateById(storeId, path.templateId);
+    if (!template) throw notFound();
+    return { status: 200, body: ok({ template }) };
+  },
+
+  async updateTemplate({ storeId, path, body }, { repositories }) {
+    const current = await repositories.templates.getTemplateById(storeId, path.templateId);
+    if (!current) throw notFound();
+    const fields = fieldsFor(current.channel, body, current);
+    checkChannelRules(current.channel, fields);
+    const template: Template = { ...current, name: body.name ?? current.name, ...fields, updatedAt: now() };
+    await repositories.templates.updateTemplate(template);
+    return { status: 200, body: ok({ template }) };
+  },
+
+  async deleteTemplate({ storeId, path }, { repositories }) {
+    if (!(await repositories.templates.deleteTemplate(storeId, path.templateId))) throw notFound();
+    return { status: 204, body: undefined };
+  },
+};

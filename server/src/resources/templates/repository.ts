@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { components, operations } from '../../../../generated/openapi.ts';
+import { storeTable } from '../../db/store-table.ts';
+import type { Database } from '../index.ts';
+
+export type Template = components['schemas']['Template'];
+type ListTemplatesQuery = NonNullable<operations['listTemplates']['parameters']['query']>;
+
+export function templatesRepository(db: Kysely<Database>) {
+  const templates = storeTable(db, 'message_templates', {}, { snakeCaseFields: ['remetente_nome', 'remetente_email'] });
+  return {
+    createTemplate: templates.insert,
+    getTemplateById: templates.find,
+    updateTemplate: templates.replace,
+    deleteTemplate: templates.delete,
+    listTemplates: (storeId: string, query: ListTemplatesQuery) =>
+      templates.page(storeId, query, (rows) => (query.channel ? rows.where('channel', '=', query.channel) : rows)),
+
+    /** The store's templates among `ids` (the automation checks look them up in one query). */
+    async findMany(storeId: string, ids: readonly string[]): Promise<Map<string, Template>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('message_templates')
+        .selectAll()
+        .where('store_id', '=', storeId)
+        .where('id', 'in', [...new Set(ids)])
+        .execute();
+      return new Map(rows.map((row) => [row.id, templates.decode(row)]));
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../../domain/clock.ts';
+import { notFound } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+
+/** The admin API adds variants to any store's product; the product's own store keeps them. */
+export const variantHandlers: Pick<Handlers, 'createVariant'> = {
+  async createVariant({ path, body }, { repositories }) {
+    const owner = await repositories.products.productOwnerStore(path.productId);
+    if (!owner) throw notFound();
+    const product = await repositories.products.getProductById(owner, path.productId);
+    if (!product) throw notFound();
+    const variant = {
+      id: randomUUID(),
+      title: body.title,
+      sku: body.sku ?? null,
+      price: body.price ?? product.price,
+      stock: body.stock ?? 0,
+      status: body.status ?? 'ACTIVE',
+    };
+    await repositories.products.createVariant(owner, product.id, variant, now());
+    return { status: 201, body: ok({ variant }) };
+  },
+};
