@@ -211,22 +211,37 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
   const server = http.createServer(handler(up));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 4010, host, resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 4010, host, resolve);
+    });
+  } catch (error) {
+    prism.kill('SIGKILL');
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
+
+  // Prism does not outlive the mock's process (short of a SIGKILL of the mock, which nothing can catch)
+  const killPrism = () => {
+    if (prism.exitCode === null && prism.signalCode === null) prism.kill('SIGKILL');
+  };
+  process.once('exit', killPrism);
 
   return {
     url: `http://${host}:${port}`,
     async close() {
       server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      if (prism.exitCode === null) {
+      const closed = new Promise((resolve) => server.close(resolve));
+      if (prism.exitCode === null && prism.signalCode === null) {
         const exited = new Promise((resolve) => prism.once('exit', resolve));
         prism.kill('SIGTERM');
+        const grace = setTimeout(killPrism, 5_000);
         await exited;
+        clearTimeout(grace);
       }
+      process.removeListener('exit', killPrism);
+      await closed;
     },
   };
 }
@@ -240,10 +255,11 @@ if (import.meta.main) {
     ...(timeout > 0 ? { timeoutMs: timeout } : {}),
     ...(process.env.MOCK_VERBOSE ? { log: (line: string) => console.error(line) } : {}),
   });
-  console.log(`mock: contract-faithful mock on ${mock.url} (stateless; see README "The mock")`);
   const stop = (): void => {
     void mock.close().then(() => process.exit(0));
   };
+  // before the address is printed: whoever reads it may stop the mock at once
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  console.log(`mock: contract-faithful mock on ${mock.url} (stateless; see README "The mock")`);
 }
