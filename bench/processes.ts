@@ -8,6 +8,8 @@ export interface Child {
   process: ChildProcess;
   /** Everything it wrote, for the error message when it fails to start. */
   output: string[];
+  /** Milliseconds from spawn to its first HTTP response of any status (the cold start a user waits through). */
+  coldStartMs: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -18,40 +20,69 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Spawns `node <args>` (the Node running the bench) and resolves once a line of its output matches `ready`. */
+/**
+ * Resolves with an HTTP response to `GET url`; rejects when nothing listens yet, or when a proxy answers for a
+ * server behind it that is not up yet (502–504).
+ */
+function answers(url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent: false }, (response) => {
+      response.resume();
+      const status = response.statusCode ?? 0;
+      if (status >= 502 && status <= 504) reject(new Error(`answered ${status}`));
+      else resolve();
+    });
+    request.once('error', reject);
+    request.setTimeout(5_000, () => request.destroy(new Error('no answer')));
+  });
+}
+
+/**
+ * Spawns `node <args>` (the Node running the bench) and resolves once it answers its first HTTP request at
+ * `probeUrl` (any status: what counts is that a client is served), with the time that took from spawn.
+ */
 export async function startChild(
   args: string[],
   env: NodeJS.ProcessEnv,
-  ready: RegExp,
-  timeoutMs = 60_000,
+  probeUrl: string,
+  options: { timeoutMs?: number; cwd?: string } = {},
 ): Promise<Child> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${args.join(' ')} did not start within ${timeoutMs} ms:\n${output.join('')}`));
-    }, timeoutMs);
-    const onData = (chunk: Buffer): void => {
-      output.push(chunk.toString('utf8'));
-      if (output.length > 200) output.splice(0, output.length - 200);
-      if (ready.test(output.join(''))) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${args.join(' ')} exited (${code}) before it was ready:\n${output.join('')}`));
-    });
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
   });
-  return { process: child, output };
+  const output: string[] = [];
+  const keep = (chunk: Buffer): void => {
+    output.push(chunk.toString('utf8'));
+    if (output.length > 200) output.splice(0, output.length - 200);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<never>((_, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      reject(new Error(`${args.join(' ')} exited (${code}) before it answered:\n${output.join('')}`)),
+    );
+  });
+  exited.catch(() => {});
+  const deadline = spawnedAt + timeoutMs;
+  for (;;) {
+    try {
+      await Promise.race([answers(probeUrl), exited]);
+      break;
+    } catch (error) {
+      if (child.exitCode !== null || child.signalCode !== null) throw error;
+      if (performance.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`${args.join(' ')} did not answer within ${timeoutMs} ms:\n${output.join('')}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  return { process: child, output, coldStartMs: performance.now() - spawnedAt };
 }
 
 /** Stops a child with SIGTERM (SIGKILL after `graceMs`) and waits for its exit. */

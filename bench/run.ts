@@ -1,5 +1,5 @@
-// `npm run bench [-- --quick] [-- --targets=a,b]`: starts every target in turn, runs the workloads at each
-// connection count, writes reports/bench.json and reports/bench.md, and prints the Markdown.
+// `npm run bench [-- --quick] [-- --targets=a,b] [-- --baseline-ref=<git ref>]`: starts every target in turn, runs
+// the workloads at each connection count, writes reports/bench.json and reports/bench.md, and prints the Markdown.
 // Exit code 1 when the run is not valid (a target failed to start, or any non-2xx/error response).
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,6 +14,7 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     targets: { type: 'string' },
+    'baseline-ref': { type: 'string' },
   },
 });
 
@@ -42,12 +43,19 @@ const settings: Settings = quick
 const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 const names = (values.targets?.split(',') ?? [...TARGET_NAMES]) as TargetName[];
 for (const name of names) {
-  if (!TARGET_NAMES.includes(name)) throw new Error(`Unknown target ${name}; targets: ${TARGET_NAMES.join(', ')}`);
+  if (!(TARGET_NAMES as readonly string[]).includes(name)) {
+    throw new Error(`Unknown target ${name}; targets: ${TARGET_NAMES.join(', ')}`);
+  }
 }
+// The same server at another commit, measured right after this one: "before and after" in one run.
+const baselineRef = values['baseline-ref'];
+if (baselineRef)
+  names.splice(names.indexOf('server-embedded') + 1 || names.length, 0, `server-embedded@${baselineRef}`);
 
 const started = Date.now();
 const rows: Measurement[] = [];
 const memory: MemoryCheck[] = [];
+const coldStarts: Report['coldStarts'] = [];
 const skipped: Report['skipped'] = [];
 let failed = false;
 
@@ -70,6 +78,8 @@ for (const name of names) {
     console.error(`bench: ${name} did not start:`, error);
     continue;
   }
+  coldStarts.push({ target: name, ms: target.coldStartMs });
+  console.error(`bench: ${name} answered its first request ${Math.round(target.coldStartMs)} ms after spawn`);
   try {
     if (settings.memoryTargets.includes(name)) {
       const check = await memoryCheck(
@@ -117,7 +127,8 @@ const report: Report = {
   settings,
   rows: withRatio,
   memory,
-  goals: checkGoals(withRatio, memory, settings),
+  coldStarts,
+  goals: checkGoals(withRatio, memory, coldStarts, settings),
   skipped,
   durationSeconds: (Date.now() - started) / 1000,
 };

@@ -1,6 +1,7 @@
-// The five targets: each is started fresh on 127.0.0.1 (its own process, its own store) and stopped after.
+// The targets: each is started fresh on 127.0.0.1 (its own process, its own store) and stopped after.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -12,12 +13,17 @@ export const TARGET_NAMES = [
   'baseline-raw',
   'baseline-express',
   'prism',
+  'mock',
   'server-embedded',
   'server-postgres',
 ] as const;
-export type TargetName = (typeof TARGET_NAMES)[number];
+/** A fixed target, or `server-embedded@<git ref>`: the server as it was at that ref (`--baseline-ref`). */
+export type TargetName = (typeof TARGET_NAMES)[number] | `server-embedded@${string}`;
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Every request probes this path until the target answers; any status counts (Prism and baselines answer too). */
+const PROBE_PATH = '/api/v1/products';
 
 export interface Target {
   name: TargetName;
@@ -26,6 +32,8 @@ export interface Target {
   /** Whether it is the reference server (the targets the goals are about). */
   server: boolean;
   seed: Seed;
+  /** Milliseconds from spawn to the first answered request. */
+  coldStartMs: number;
   /** Resident memory of the target (with its children) in bytes. */
   rss(): number;
   stop(): Promise<void>;
@@ -55,6 +63,7 @@ function target(name: TargetName, child: Child, url: string, seed: Seed, cleanup
     pid,
     server: name.startsWith('server-'),
     seed,
+    coldStartMs: child.coldStartMs,
     rss: () => treeRss(pid),
     async stop() {
       await stopChild(child);
@@ -63,22 +72,24 @@ function target(name: TargetName, child: Child, url: string, seed: Seed, cleanup
   };
 }
 
-async function startBaseline(name: 'baseline-raw' | 'baseline-express'): Promise<Target> {
+async function startStatic(name: 'baseline-raw' | 'baseline-express' | 'prism' | 'mock'): Promise<Target> {
   const port = await freePort();
-  const child = await startChild([path.join(ROOT, 'bench', `${name}.ts`)], { PORT: String(port) }, /listening \d+/);
-  return target(name, child, `http://127.0.0.1:${port}`, STATIC_SEED);
-}
-
-async function startPrism(): Promise<Target> {
-  const port = await freePort();
-  // What `npm run mock` runs, without npm in between (so the pid is the mock's own).
-  const child = await startChild(
-    [path.join(ROOT, 'scripts/mock/mock.ts')],
-    { PORT: String(port), HOST: '127.0.0.1' },
-    /contract-faithful mock on/,
-    120_000,
-  );
-  return target('prism', child, `http://127.0.0.1:${port}`, STATIC_SEED);
+  const url = `http://127.0.0.1:${port}`;
+  const probe = url + PROBE_PATH;
+  let child: Child;
+  if (name === 'prism') {
+    // Raw Prism, as a partner would run it next to their code: the ×prism goals are against this peer.
+    const cli = path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
+    const args = [cli, 'mock', path.join(ROOT, 'openapi.yaml'), '--host', '127.0.0.1', '--port', String(port)];
+    child = await startChild(args, {}, probe, { timeoutMs: 120_000 });
+  } else if (name === 'mock') {
+    // What `npm run mock` runs, without npm in between (so the pid is the mock's own).
+    const env = { PORT: String(port), HOST: '127.0.0.1' };
+    child = await startChild([path.join(ROOT, 'scripts/mock/mock.ts')], env, probe, { timeoutMs: 120_000 });
+  } else {
+    child = await startChild([path.join(ROOT, 'bench', `${name}.ts`)], { PORT: String(port) }, probe);
+  }
+  return target(name, child, url, STATIC_SEED);
 }
 
 /** True when PostgreSQL answers at `databaseUrl` (the bench does not start a database). */
@@ -105,38 +116,64 @@ async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
   }
 }
 
-async function startServer(name: 'server-embedded' | 'server-postgres', options: StartOptions): Promise<Target> {
+/**
+ * A checkout of `ref` beside the working tree (sharing its node_modules), so one run measures the server before
+ * and after a change; removed with the target.
+ */
+async function checkoutOf(ref: string): Promise<{ root: string; remove(): Promise<void> }> {
+  const root = await mkdtemp(path.join(tmpdir(), 'storefront-bench-ref-'));
+  execFileSync('git', ['worktree', 'add', '--detach', '--force', root, ref], { cwd: ROOT, stdio: 'ignore' });
+  await symlink(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+  return {
+    root,
+    async remove() {
+      execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: ROOT, stdio: 'ignore' });
+    },
+  };
+}
+
+/**
+ * The reference server as `npm start` runs it by default (no NODE_ENV, no LOG_LEVEL: the report says what that
+ * means), with a rate limit high enough never to answer 429.
+ */
+async function startServer(name: TargetName, options: StartOptions): Promise<Target> {
+  const postgres = name === 'server-postgres';
+  const ref = name.startsWith('server-embedded@') ? name.slice('server-embedded@'.length) : undefined;
   const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const adminToken = `bench_admin_${randomBytes(16).toString('hex')}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'storefront-bench-'));
   const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const checkout = ref ? await checkoutOf(ref) : undefined;
   const env: NodeJS.ProcessEnv = {
     PORT: String(port),
+    HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     ADMIN_TOKEN: adminToken,
     RATE_LIMIT_MAX: '1000000',
     RATE_LIMIT_WINDOW_SECONDS: '60',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: name === 'server-postgres' ? options.databaseUrl : '',
-    DATABASE_SCHEMA: name === 'server-postgres' ? schema : '',
+    NODE_ENV: '',
+    LOG_LEVEL: '',
+    DATABASE_URL: postgres ? options.databaseUrl : '',
+    DATABASE_SCHEMA: postgres ? schema : '',
   };
   const cleanup = async () => {
     await rm(dataDir, { recursive: true, force: true });
-    if (name === 'server-postgres') await dropSchema(options.databaseUrl, schema);
+    if (postgres) await dropSchema(options.databaseUrl, schema);
+    await checkout?.remove();
   };
   let child: Child | undefined;
   try {
+    const root = checkout?.root ?? ROOT;
     child = await startChild(
-      [...(options.nodeFlags ?? []), path.join(ROOT, 'server/src/server.ts')],
+      [...(options.nodeFlags ?? []), path.join(root, 'server/src/server.ts')],
       env,
-      /listening on http/,
+      url + PROBE_PATH,
+      { cwd: root },
     );
-    const url = `http://127.0.0.1:${port}`;
-    const access =
-      name === 'server-postgres'
-        ? { engine: 'postgres' as const, databaseUrl: options.databaseUrl, schema }
-        : { engine: 'sqlite' as const, file: path.join(dataDir, 'storefront.sqlite') };
+    const access = postgres
+      ? { engine: 'postgres' as const, databaseUrl: options.databaseUrl, schema }
+      : { engine: 'sqlite' as const, file: path.join(dataDir, 'storefront.sqlite') };
     const seed = await seedServer(url, adminToken, access, options.webhookCounts);
     return target(name, child, url, seed, cleanup);
   } catch (error) {
@@ -147,14 +184,5 @@ async function startServer(name: 'server-embedded' | 'server-postgres', options:
 }
 
 export function startTarget(name: TargetName, options: StartOptions): Promise<Target> {
-  switch (name) {
-    case 'baseline-raw':
-    case 'baseline-express':
-      return startBaseline(name);
-    case 'prism':
-      return startPrism();
-    case 'server-embedded':
-    case 'server-postgres':
-      return startServer(name, options);
-  }
+  return name.startsWith('server-') ? startServer(name, options) : startStatic(name as 'prism');
 }

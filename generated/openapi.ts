@@ -3470,7 +3470,7 @@ export interface components {
              * @default 5000
              */
             timeout: number;
-            /** @description Key used to sign deliveries (see the `webhook-signature` header of the Webhook events). Write-only: it is never returned; the read shape only says `hasSecret`. Omit it for unsigned deliveries. */
+            /** @description Key used to sign deliveries (see the `webhook-signature` header of the Webhook events). Write-only: it is never returned; the read shape only says `hasSecret`. Omit it for unsigned deliveries. The form (`whsec_` and the standard base64, with `=` padding, of 24 to 64 random bytes, as Standard Webhooks defines it) is inferred: section 6 says the signature scheme is not shown. Any other form is refused with a 400 `VALIDATION_ERROR` naming `secret`. Generate one with e.g. `node -e "console.log('whsec_' + crypto.randomBytes(32).toString('base64'))"`. */
             secret?: string;
             /** @description Extra HTTP headers sent with every delivery (header name → value); null for none. They cannot override the `webhook-*` or `content-type` headers. */
             headers?: {
@@ -3496,7 +3496,7 @@ export interface components {
             retryAttempts?: number;
             /** @description How long one delivery attempt waits for the response, in milliseconds. The unit (milliseconds), the bounds 1000–30000 and the default 5000 are inferred: section 2.9 says they are not shown. */
             timeout?: number;
-            /** @description Key used to sign deliveries (see the `webhook-signature` header of the Webhook events). Write-only: it is never returned; the read shape only says `hasSecret`. Sending a new value rotates it; null removes it (deliveries are then unsigned). */
+            /** @description Key used to sign deliveries (see the `webhook-signature` header of the Webhook events). Write-only: it is never returned; the read shape only says `hasSecret`. Sending a new value rotates it; null removes it (deliveries are then unsigned). The form (`whsec_` and the standard base64, with `=` padding, of 24 to 64 random bytes, as Standard Webhooks defines it) is inferred: section 6 says the signature scheme is not shown. Any other form is refused with a 400 `VALIDATION_ERROR` naming `secret`. Generate one with e.g. `node -e "console.log('whsec_' + crypto.randomBytes(32).toString('base64'))"`. */
             secret?: string | null;
             /** @description Extra HTTP headers sent with every delivery (header name → value); null for none. They cannot override the `webhook-*` or `content-type` headers. */
             headers?: {
@@ -3984,9 +3984,11 @@ export interface components {
          *
          *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
          *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-         *     HMAC-SHA256(key, content):
+         *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+         *     (`new Webhook(secret).verify(body, headers)`):
          *
-         *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+         *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+         *       before the contract required that form is used as its UTF-8 bytes);
          *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
          *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
          *       received (do not re-serialize the JSON).
@@ -7552,9 +7554,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7615,9 +7619,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7678,9 +7684,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7741,9 +7749,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7804,9 +7814,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7867,9 +7879,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7930,9 +7944,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7993,9 +8009,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8056,9 +8074,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8119,9 +8139,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8182,9 +8204,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8245,9 +8269,11 @@ export interface operations {
                  *
                  *     Present only when the webhook has a secret (`hasSecret: true`). Value: `v1,<signature>`, where
                  *     `<signature>` is the Base64 (standard alphabet, with `=` padding) encoding of
-                 *     HMAC-SHA256(key, content):
+                 *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
+                 *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the webhook `secret` exactly as it was set, as UTF-8 bytes;
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
+                 *       before the contract required that form is used as its UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).

@@ -211,7 +211,7 @@ export const behaviourTests: BehaviourTest[] = [
     async run(s) {
       const op = s.operation('createWebhook');
       const request = await s.validRequest(op);
-      const secret = `whsec_conformance_${randomText(16)}`;
+      const secret = `whsec_${randomText(32)}`; // the contract's form: whsec_ and the base64 of 24 bytes
       const created = await expectResponse(
         s,
         op,

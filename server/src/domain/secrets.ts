@@ -2,10 +2,17 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'sf_live_';
 export const CHECKOUT_KEY_PREFIX = 'sf_checkout_';
+/** Standard Webhooks: a webhook secret is `whsec_` and the base64 of its key bytes. */
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 /** A new secret: the prefix and 256 random bits in base64url (43 characters). */
 export function newSecret(prefix: string): string {
   return prefix + randomBytes(32).toString('base64url');
+}
+
+/** A new webhook secret in the Standard Webhooks form: `whsec_` and the base64 of 256 random bits. */
+export function newWebhookSecret(): string {
+  return WEBHOOK_SECRET_PREFIX + randomBytes(32).toString('base64');
 }
 
 /** Keys are stored only as this hash; the secret itself is shown once, at creation. */

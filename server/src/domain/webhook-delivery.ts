@@ -1,8 +1,9 @@
-import { createHmac, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { components } from '../../../generated/openapi.ts';
 import type { WebhookRecord, WebhooksRepository } from '../repositories/webhooks-repository.ts';
 import type { EventListener } from './event-bus.ts';
+import { webhookSignature } from './webhook-signature.ts';
 
 type WebhookEventName = components['schemas']['WebhookEventName'];
 
@@ -31,11 +32,6 @@ export function newMessageId(): string {
   let id = 'msg_';
   for (let i = 0; i < 24; i++) id += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
   return id;
-}
-
-/** `v1,<base64 HMAC-SHA256(secret as UTF-8, "{id}.{timestamp}.{body}")>` (Standard Webhooks v1). */
-export function signature(secret: string, id: string, timestamp: number, body: string): string {
-  return `v1,${createHmac('sha256', secret).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
 /** Custom headers may not replace these (the contract: not the `webhook-*` nor `content-type` headers). */
@@ -76,7 +72,8 @@ export function webhookDelivery({
     headers.set('content-type', 'application/json');
     headers.set('webhook-id', id);
     headers.set('webhook-timestamp', String(timestamp));
-    if (webhook.secret !== null) headers.set('webhook-signature', signature(webhook.secret, id, timestamp, body));
+    if (webhook.secret !== null)
+      headers.set('webhook-signature', webhookSignature(webhook.secret, id, timestamp, body));
     try {
       const response = await send(webhook.url, {
         method: 'POST',
