@@ -891,6 +891,50 @@ export interface paths {
         patch: operations["updateWebhook"];
         trace?: never;
     };
+    "/api/v1/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook's deliveries
+         * @description **Inferred** — the source shows no delivery log; a paged list like the documented GET /api/v1/webhooks, as GitHub, Stripe and Svix show theirs.
+         *
+         *     Every event sent to this webhook, newest first, with every attempt (when, the HTTP status answered, how long it took, the error when no answer came). `status` filters: `PENDING` (waiting for its next attempt), `DELIVERED` (a 2XX was answered), `FAILED` (every attempt failed). 404 for an unknown webhook.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a webhook delivery
+         * @description **Inferred** — the source shows no redelivery; GitHub, Stripe and Svix let a partner resend an event.
+         *
+         *     Sends the delivery again as soon as the delivery worker gets to it: one more attempt with the same body and the same `webhook-id` (receivers that already have it can drop it), whatever its status. The answer is the delivery, `PENDING`; its attempts show in the delivery log. 404 for an unknown webhook or delivery.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/automations": {
         parameters: {
             query?: never;
@@ -3511,6 +3555,53 @@ export interface components {
             };
         };
         /**
+         * @description **Inferred** — `PENDING` waits for its next attempt, `DELIVERED` got a 2XX, `FAILED` used up its attempts.
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "PENDING" | "DELIVERED" | "FAILED";
+        /** @description **Inferred** — one attempt of a delivery, as it ended. */
+        WebhookDeliveryAttempt: {
+            /** @description 1 for the first attempt, then 2, 3, ... */
+            attempt: number;
+            attemptedAt: components["schemas"]["DateTime"];
+            /** @description The HTTP status the receiver answered; null when no answer came (timeout, connection error). */
+            statusCode: number | null;
+            /** @description How long the attempt took, in milliseconds. */
+            durationMs: number;
+            /** @description Why the attempt failed when no answer came or the answer was not 2XX; null on success. */
+            error: string | null;
+        };
+        /** @description **Inferred** — one event sent to one webhook: its `webhook-id`, status and every attempt. A delivery is kept from the moment the change that caused the event was answered 2XX. */
+        WebhookDelivery: {
+            id: components["schemas"]["Uuid"];
+            webhookId: components["schemas"]["Uuid"];
+            /** @description The `webhook-id` header (and body `id`) of every attempt. */
+            messageId: string;
+            eventType: components["schemas"]["WebhookEventName"];
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description Every attempt so far, oldest first. */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            /** @description When `PENDING`, when the next attempt is due; otherwise null. */
+            nextAttemptAt: components["schemas"]["DateTime"] | null;
+            createdAt: components["schemas"]["DateTime"];
+            updatedAt: components["schemas"]["DateTime"];
+        };
+        /** @description **Inferred** — `data: { deliveries, pagination }`, like the webhook list. */
+        WebhookDeliveryListResponse: {
+            success: components["schemas"]["SuccessTrue"];
+            data: {
+                deliveries: components["schemas"]["WebhookDelivery"][];
+                pagination: components["schemas"]["Pagination"];
+            };
+        };
+        /** @description **Inferred** — `data.delivery`. */
+        WebhookDeliveryResponse: {
+            success: components["schemas"]["SuccessTrue"];
+            data: {
+                delivery: components["schemas"]["WebhookDelivery"];
+            };
+        };
+        /**
          * @description **Inferred** — section 6 says the delivery payload of webhooks is not shown; a Standard Webhooks style envelope carrying the resource read shape.
          *
          *     Body of the POST sent to a webhook URL for `ORDER_CREATED`, `ORDER_PAID`, `ORDER_SHIPPED`, `ORDER_DELIVERED`, `ORDER_CANCELLED`, `ORDER_REFUNDED`. `data.order` is the order (Order read shape, section 2.2) as the API returns it at the time of the event. The same `id` is sent on every retry of a delivery (it is also the `webhook-id` header), so receivers can de-duplicate.
@@ -3895,6 +3986,11 @@ export interface components {
          * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
          */
         WebhookId: string;
+        /**
+         * @description **Inferred** — webhook delivery uuid (from the delivery log).
+         * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+         */
+        DeliveryId: string;
         /**
          * @description Automation uuid.
          * @example 7b8c9d0e-1f2a-4b3c-9d4e-5f6a7b8c9d0e
@@ -6522,6 +6618,98 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100.
+                 * @example 10
+                 */
+                limit?: components["parameters"]["Limit"];
+                /** @description **Inferred** — only deliveries in this status. */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+            };
+            header: {
+                /**
+                 * @description **Documented** (section 5) — uuid of the store the request acts on; the key must have it authorized.
+                 * @example 6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                "X-Store-Id": components["parameters"]["StoreId"];
+            };
+            path: {
+                /**
+                 * @description Webhook uuid.
+                 * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the webhook's deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description **Documented** (section 5) — uuid of the store the request acts on; the key must have it authorized.
+                 * @example 6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                "X-Store-Id": components["parameters"]["StoreId"];
+            };
+            path: {
+                /**
+                 * @description Webhook uuid.
+                 * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+                /**
+                 * @description **Inferred** — webhook delivery uuid (from the delivery log).
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery is queued for one more attempt. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

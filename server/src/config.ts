@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/retry-schedule.ts';
 
 export interface Config {
   port: number;
@@ -12,8 +13,8 @@ export interface Config {
   logLevel: string;
   /** Responses are checked against the contract everywhere except production. */
   validateResponses: boolean;
-  /** Back-off before the first webhook delivery retry, doubled at each next one (WEBHOOK_RETRY_BASE_MS). */
-  webhookRetryBaseMs: number;
+  /** Seconds between webhook delivery attempts (WEBHOOK_RETRY_SCHEDULE; see domain/retry-schedule.ts). */
+  webhookRetrySchedule: readonly number[];
   /** Real milliseconds a delay step's minute lasts (AUTOMATION_MINUTE_MS; tests shrink it). */
   automationMinuteMs: number;
 }
@@ -64,6 +65,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  const retrySchedule = env.WEBHOOK_RETRY_SCHEDULE ? parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE) : undefined;
+  if (env.WEBHOOK_RETRY_SCHEDULE && !retrySchedule) {
+    problems.push(
+      `WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds from 0 to 86400, got "${env.WEBHOOK_RETRY_SCHEDULE}"`,
+    );
+  }
   const config: Config = {
     port: attempt(() => integer(env, 'PORT', 3000, 0, 65535), 3000),
     dataDir: path.resolve(env.DATA_DIR || '.data'),
@@ -74,7 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowSeconds: attempt(() => integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400), 60),
     logLevel,
     validateResponses: env.NODE_ENV !== 'production',
-    webhookRetryBaseMs: attempt(() => integer(env, 'WEBHOOK_RETRY_BASE_MS', 1000, 1, 3_600_000), 1000),
+    webhookRetrySchedule: retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
     automationMinuteMs: attempt(() => integer(env, 'AUTOMATION_MINUTE_MS', 60_000, 1, 60_000), 60_000),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

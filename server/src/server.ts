@@ -20,7 +20,7 @@ async function main(): Promise<void> {
 
   const generatedToken = config.adminToken ? undefined : generateAdminToken();
   const adminToken = config.adminToken ?? (generatedToken as string);
-  const { app, repositories, events } = createApp({ store, config: { ...config, adminToken }, logger });
+  const { app, repositories, worker } = createApp({ store, config: { ...config, adminToken }, logger });
   const demo = store.engine === 'sqlite' ? await createDemoStoreIfEmpty(repositories) : undefined;
 
   // Express 5 calls back with the error when the port cannot be taken (busy, no permission): start-up fails.
@@ -31,6 +31,7 @@ async function main(): Promise<void> {
   });
   const { port } = server.address() as AddressInfo;
   process.stdout.write(banner(port, generatedToken, demo));
+  worker.start();
 
   // Shutdown: stop accepting connections, but serve the requests of connections already accepted (answering
   // them with `Connection: close`), sweep idle sockets once the drain period is over, then close the store.
@@ -49,9 +50,11 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     sweep.unref();
     force.unref();
+    // The delivery worker stops claiming at once; attempts in flight get the grace, the rest stays stored.
+    const worked = worker.stop(SHUTDOWN_GRACE_MS);
     // net.Server#close, not http.Server#close: the latter would also drop sockets whose request is still arriving.
     net.Server.prototype.close.call(server, async () => {
-      await events.settled();
+      await worked;
       await store.close();
       logger.info('stopped');
       process.exit(0);

@@ -12,7 +12,7 @@ const defaults: Config = {
   rateLimitWindowSeconds: 60,
   logLevel: 'info',
   validateResponses: true,
-  webhookRetryBaseMs: 1000,
+  webhookRetrySchedule: [5, 300, 1800, 7200, 18_000, 36_000, 36_000],
   automationMinuteMs: 60_000,
 };
 
@@ -69,7 +69,10 @@ describe('loadConfig', () => {
       'RATE_LIMIT_WINDOW_SECONDS above a day',
       { given: { RATE_LIMIT_WINDOW_SECONDS: '86401' }, want: 'RATE_LIMIT_WINDOW_SECONDS' },
     ],
-    ['WEBHOOK_RETRY_BASE_MS 0', { given: { WEBHOOK_RETRY_BASE_MS: '0' }, want: 'WEBHOOK_RETRY_BASE_MS' }],
+    [
+      'WEBHOOK_RETRY_SCHEDULE not seconds',
+      { given: { WEBHOOK_RETRY_SCHEDULE: '5,1m' }, want: 'WEBHOOK_RETRY_SCHEDULE' },
+    ],
     ['AUTOMATION_MINUTE_MS above a minute', { given: { AUTOMATION_MINUTE_MS: '60001' }, want: 'AUTOMATION_MINUTE_MS' }],
     ['LOG_LEVEL unknown', { given: { LOG_LEVEL: 'verbose' }, want: 'LOG_LEVEL' }],
     ['ADMIN_TOKEN shorter than 16', { given: { ADMIN_TOKEN: 'short' }, want: 'ADMIN_TOKEN' }],

@@ -90,7 +90,7 @@ export const customerHandlers: Pick<
     checkDocument(record);
     await save(repositories.customers, record, false);
     const customer = await readShape(repositories.customers, record);
-    events.emit(storeId, 'CUSTOMER_CREATED', { customer });
+    await events.emit(storeId, 'CUSTOMER_CREATED', { customer });
     return { status: 201, body: ok({ customer }) };
   },
 

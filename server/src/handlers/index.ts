@@ -1,6 +1,5 @@
 import { abandonedCartHandlers } from './abandoned-carts.ts';
 import { adminHandlers } from './admin.ts';
-import { automationHandlers } from './automations.ts';
 import { checkoutHandlers } from './checkout.ts';
 import { couponHandlers } from './coupons.ts';
 import { customerHandlers } from './customers.ts';
@@ -14,7 +13,6 @@ import { orderHandlers } from './orders.ts';
 import { paymentDiscountHandlers } from './payment-discounts.ts';
 import { templateHandlers } from './templates.ts';
 import { upsellHandlers } from './upsells.ts';
-import { webhookHandlers } from './webhooks.ts';
 
 /** The handlers not yet moved into a resource folder; `resources/index.ts` spreads them in. */
 export const legacyHandlers = {
@@ -22,8 +20,6 @@ export const legacyHandlers = {
   ...customerHandlers,
   ...leadHandlers,
   ...abandonedCartHandlers,
-  ...webhookHandlers,
-  ...automationHandlers,
   ...templateHandlers,
   ...metatagHandlers,
   ...kitHandlers,

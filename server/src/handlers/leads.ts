@@ -36,7 +36,7 @@ export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createL
       updatedAt: at,
     };
     await repositories.leads.insert(lead);
-    events.emit(store.id, 'LEAD_CREATED', { lead });
+    await events.emit(store.id, 'LEAD_CREATED', { lead });
     return { status: 201, body: ok({ lead }) };
   },
 };

@@ -2,8 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../db/database.ts';
 import type { Database } from '../resources/index.ts';
 import { abandonedCartsRepository } from './abandoned-carts-repository.ts';
-import { automationRunsRepository } from './automation-runs-repository.ts';
-import { automationsRepository } from './automations-repository.ts';
 import { couponsRepository } from './coupons-repository.ts';
 import { credentialsRepository } from './credentials-repository.ts';
 import { customersRepository } from './customers-repository.ts';
@@ -21,7 +19,6 @@ import { storesRepository } from './stores-repository.ts';
 import { templatesRepository } from './templates-repository.ts';
 import { trackingEventsRepository } from './tracking-events-repository.ts';
 import { upsellsRepository } from './upsells-repository.ts';
-import { webhooksRepository } from './webhooks-repository.ts';
 
 /** The repositories not yet moved into a resource folder; `resources/index.ts` spreads them in. */
 export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
@@ -42,9 +39,6 @@ export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
     customers: customersRepository(db),
     leads: leadsRepository(db),
     abandonedCarts: abandonedCartsRepository(db),
-    webhooks: webhooksRepository(db),
-    automations: automationsRepository(db),
-    automationRuns: automationRunsRepository(db),
     templates: templatesRepository(db),
     metatags: metatagsRepository(db),
   };

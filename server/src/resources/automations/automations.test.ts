@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { openStore, type Store } from '../src/db/database.ts';
-import { createRepositories, type Repositories } from '../src/resources/index.ts';
-import { adminHeaders, call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
+import {
+  adminHeaders,
+  call,
+  createTenant,
+  engines,
+  startServer,
+  type Tenant,
+  type TestServer,
+} from '../../../test/harness.ts';
+import { loadConfig } from '../../config.ts';
+import { openStore, type Store } from '../../db/database.ts';
+import { createRepositories, type Repositories } from '../../resources/index.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
@@ -424,12 +432,12 @@ describe.each(engines)('automations on %s', (engine) => {
     const [runId] = raised.body.data.event.automationRunIds as string[];
     if (!runId) throw new Error('no run');
     await vi.waitFor(
-      async () => expect((await repositories.automationRuns.find(shop.storeId, runId))?.status).toBe('completed'),
+      async () => expect((await repositories.automationRuns.findRun(shop.storeId, runId))?.status).toBe('completed'),
       { timeout: 5000, interval: 20 },
     );
-    const run = await repositories.automationRuns.find(shop.storeId, runId);
+    const run = await repositories.automationRuns.findRun(shop.storeId, runId);
     expect(run).toMatchObject({ automationId: active.id, eventName: 'pix.generated', orderId, error: null });
-    expect(await repositories.automationRuns.outbox(shop.storeId, runId)).toEqual([
+    expect(await repositories.automationRuns.runOutbox(shop.storeId, runId)).toEqual([
       expect.objectContaining({
         position: 0,
         stepId: 'email',
@@ -449,7 +457,7 @@ describe.each(engines)('automations on %s', (engine) => {
         content: `PIX ${orderId} vence hoje`,
       }),
     ]);
-    expect(await repositories.automationRuns.outbox(other.storeId, runId)).toEqual([]);
+    expect(await repositories.automationRuns.runOutbox(other.storeId, runId)).toEqual([]);
   });
 
   it('starts order.paid automations when an order is paid, and nothing for events no automation listens to', async () => {
@@ -463,19 +471,19 @@ describe.each(engines)('automations on %s', (engine) => {
       body: { status: 'PENDING' },
     });
     expect(order.status).toBe(201);
-    expect(await repositories.automationRuns.ofAutomation(shop.storeId, onPaid.id)).toEqual([]);
+    expect(await repositories.automationRuns.runsOfAutomation(shop.storeId, onPaid.id)).toEqual([]);
     const orderId: string = order.body.data.order.id;
     const paid = await v1('POST', `/api/v1/orders/${orderId}/status`, { status: 'PAID' }, shop);
     expect(paid.status).toBe(200);
     await vi.waitFor(
       async () => {
-        const runs = await repositories.automationRuns.ofAutomation(shop.storeId, onPaid.id);
+        const runs = await repositories.automationRuns.runsOfAutomation(shop.storeId, onPaid.id);
         expect(runs).toEqual([expect.objectContaining({ eventName: 'order.paid', orderId, status: 'completed' })]);
       },
       { timeout: 5000, interval: 20 },
     );
-    const [run] = await repositories.automationRuns.ofAutomation(shop.storeId, onPaid.id);
-    expect((await repositories.automationRuns.outbox(shop.storeId, run?.id ?? '')).map((m) => m.content)).toEqual([
+    const [run] = await repositories.automationRuns.runsOfAutomation(shop.storeId, onPaid.id);
+    expect((await repositories.automationRuns.runOutbox(shop.storeId, run?.id ?? '')).map((m) => m.content)).toEqual([
       `Pedido ${orderId} pago`,
     ]);
   });
@@ -495,11 +503,13 @@ describe.each(engines)('automations on %s', (engine) => {
     const [runId] = raised.body.data.event.automationRunIds as string[];
     if (!runId) throw new Error('no run');
     await vi.waitFor(
-      async () => expect((await repositories.automationRuns.find(shop.storeId, runId))?.status).toBe('failed'),
+      async () => expect((await repositories.automationRuns.findRun(shop.storeId, runId))?.status).toBe('failed'),
       { timeout: 5000, interval: 20 },
     );
-    expect((await repositories.automationRuns.find(shop.storeId, runId))?.error).toEqual(expect.any(String));
-    expect((await repositories.automationRuns.outbox(shop.storeId, runId)).map((m) => m.content)).toEqual(['Primeira']);
+    expect((await repositories.automationRuns.findRun(shop.storeId, runId))?.error).toEqual(expect.any(String));
+    expect((await repositories.automationRuns.runOutbox(shop.storeId, runId)).map((m) => m.content)).toEqual([
+      'Primeira',
+    ]);
     // Now that the template is gone the flow no longer validates.
     const switched = await v1('PATCH', `/api/v1/automations/${automation.id}`, { name: 'Outro' }, shop);
     expect(switched.status).toBe(400);

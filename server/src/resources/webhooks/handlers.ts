@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../../domain/clock.ts';
+import { isWebhookEvent } from '../../domain/webhook-message.ts';
+import { detail, notFound, validationError } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import { type WebhookEventName, type WebhookRecord, webhookOf } from './repository.ts';
+
+/** `ORDER_CREATED,ORDER_PAID` → the names; an unknown name is 400 VALIDATION_ERROR naming `events`. */
+function eventsFilter(events: string | undefined): WebhookEventName[] | undefined {
+  if (events === undefined) return undefined;
+  const names = events.split(',');
+  const unknown = names.filter((name) => !isWebhookEvent(name));
+  if (unknown.length > 0) {
+    throw validationError([detail('query', 'events', `evento desconhecido: ${unknown.join(', ')}`)]);
+  }
+  return names.filter(isWebhookEvent);
+}
+
+export const webhookHandlers: Pick<
+  Handlers,
+  | 'listWebhooks'
+  | 'createWebhook'
+  | 'getWebhookById'
+  | 'updateWebhook'
+  | 'deleteWebhook'
+  | 'listWebhookDeliveries'
+  | 'redeliverWebhookDelivery'
+> = {
+  async listWebhooks({ storeId, query }, { repositories }) {
+    const filters = { active: query.active, events: eventsFilter(query.events) };
+    const { webhooks, pagination } = await repositories.webhooks.listWebhooks(storeId, filters, query);
+    return { status: 200, body: ok({ webhooks: webhooks.map(webhookOf), pagination }) };
+  },
+
+  async createWebhook({ storeId, body }, { repositories }) {
+    const at = now();
+    const webhook: WebhookRecord = {
+      id: randomUUID(),
+      storeId,
+      name: body.name,
+      description: body.description ?? null,
+      url: body.url,
+      events: body.events,
+      active: body.active,
+      retryAttempts: body.retryAttempts,
+      timeout: body.timeout,
+      secret: body.secret ?? null,
+      headers: body.headers ?? null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await repositories.webhooks.createWebhook(webhook);
+    return { status: 201, body: ok({ webhook: webhookOf(webhook) }) };
+  },
+
+  async getWebhookById({ storeId, path }, { repositories }) {
+    const webhook = await repositories.webhooks.getWebhookById(storeId, path.webhookId);
+    if (!webhook) throw notFound();
+    return { status: 200, body: ok({ webhook: webhookOf(webhook) }) };
+  },
+
+  async updateWebhook({ storeId, path, body }, { repositories }) {
+    const current = await repositories.webhooks.getWebhookById(storeId, path.webhookId);
+    if (!current) throw notFound();
+    const updated: WebhookRecord = { ...current, ...body, updatedAt: now() };
+    await repositories.webhooks.updateWebhook(updated);
+    return { status: 200, body: ok({ webhook: webhookOf(updated) }) };
+  },
+
+  async deleteWebhook({ storeId, path }, { repositories }) {
+    if (!(await repositories.webhooks.deleteWebhook(storeId, path.webhookId))) throw notFound();
+    return { status: 204, body: undefined };
+  },
+
+  async listWebhookDeliveries({ storeId, path, query }, { repositories }) {
+    if (!(await repositories.webhooks.getWebhookById(storeId, path.webhookId))) throw notFound();
+    const page = await repositories.webhookDeliveries.listWebhookDeliveries(storeId, path.webhookId, query);
+    return { status: 200, body: ok(page) };
+  },
+
+  async redeliverWebhookDelivery({ storeId, path }, { repositories }) {
+    const delivery = await repositories.webhookDeliveries.redeliverWebhookDelivery(
+      storeId,
+      path.webhookId,
+      path.deliveryId,
+      now(),
+    );
+    if (!delivery) throw notFound();
+    return { status: 202, body: ok({ delivery }) };
+  },
+};
