@@ -191,8 +191,8 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, engine: Engine
             updated_at: new Date().toISOString(),
           })
           .where('id', '=', claim.delivery.id)
-          // A redelivery asked for meanwhile (a later attempt budget) keeps the delivery pending.
-          .where('max_attempts', '<=', claim.attempt)
+          // A redelivery asked for while this attempt was in flight keeps the delivery pending.
+          .where('max_attempts', '=', Number(claim.delivery.max_attempts))
           .execute();
       }),
   };
