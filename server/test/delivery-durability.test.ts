@@ -94,7 +94,7 @@ describe.each(engines)(
               events: ['PRODUCT_CREATED'],
               secret: SECRET,
               retryAttempts: 10,
-              timeout: 1000,
+              timeout: 5000,
               active: true,
             },
           });
@@ -237,7 +237,7 @@ describe.runIf(engines.includes('postgres'))('two instances on one PostgreSQL', 
           events: ['PRODUCT_CREATED'],
           secret: SECRET,
           retryAttempts: 3,
-          timeout: 1000,
+          timeout: 5000,
           active: true,
         },
       });
