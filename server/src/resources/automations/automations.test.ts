@@ -72,7 +72,7 @@ describe.each(engines)('automations on %s', (engine) => {
     await server.close();
   });
 
-  it('creates an automation inactive even when active: true is sent, keeps step ids, and reads it back', async () => {
+  it('createAutomation creates it inactive even when active: true is sent, keeps step ids; getAutomationById reads it back', async () => {
     const body = { ...flow(), active: true };
     body.steps.push({ type: 'action', name: 'send_sms', data: { message: 'Seu PIX vence hoje' } } as never);
     const created = await v1('POST', '/api/v1/automations', body);
@@ -107,7 +107,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect(list.body.data.automations).toContainEqual(automation);
   });
 
-  it('validates without storing: the echo has the steps as sent and active false', async () => {
+  it('validateAutomation stores nothing: the echo has the steps as sent and active false', async () => {
     const before = (await v1('GET', '/api/v1/automations')).body.data.pagination.total;
     const body = {
       ...flow(),
@@ -127,7 +127,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect((await v1('GET', '/api/v1/automations')).body.data.pagination.total).toBe(before);
   });
 
-  it('accepts SMS and WhatsApp actions by template of their channel or by message', async () => {
+  it('createAutomation accepts SMS and WhatsApp actions by template of their channel or by message', async () => {
     const steps = [
       { type: 'action', name: 'send_sms', data: { template_id: smsId } },
       { type: 'action', name: 'send_whatsapp', data: { template_id: whatsappId } },
@@ -216,31 +216,34 @@ describe.each(engines)('automations on %s', (engine) => {
       () => ({ steps: [{ id: 'a', type: 'delay', minutes: 5, nextId: 'a' }] }),
       'steps.0.nextId',
     ],
-  ])('finds %s: validate says why, create and update answer 400 with the same path', async (_name, change, path) => {
-    const body = { ...flow(), ...change() };
-    const validated = await v1('POST', '/api/v1/automations/validate', body);
-    expect(validated.status).toBe(200);
-    expect(validated.body.data.valid).toBe(false);
-    expect(validated.body.data.automation.active).toBe(false);
-    expect(validated.body.data.errors.map((issue: Issue) => issue.path)).toContain(path);
+  ])(
+    'validateAutomation finds %s and says why; createAutomation and updateAutomation answer 400 with the same path',
+    async (_name, change, path) => {
+      const body = { ...flow(), ...change() };
+      const validated = await v1('POST', '/api/v1/automations/validate', body);
+      expect(validated.status).toBe(200);
+      expect(validated.body.data.valid).toBe(false);
+      expect(validated.body.data.automation.active).toBe(false);
+      expect(validated.body.data.errors.map((issue: Issue) => issue.path)).toContain(path);
 
-    if (path !== 'trigger_event') {
-      const created = await v1('POST', '/api/v1/automations', body);
-      expect(created.status).toBe(400);
-      expect(created.body.error.code).toBe('VALIDATION_ERROR');
-      expect(created.body.error.details).toContainEqual({ location: 'body', path, reason: expect.any(String) });
-      const automation = (await v1('POST', '/api/v1/automations', flow())).body.data.automation;
-      const updated = await v1('PATCH', `/api/v1/automations/${automation.id}`, { steps: body.steps });
-      expect(updated.status).toBe(400);
-      expect(updated.body.error.details.map((d: Issue) => d.path)).toContain(path);
-    }
-  });
+      if (path !== 'trigger_event') {
+        const created = await v1('POST', '/api/v1/automations', body);
+        expect(created.status).toBe(400);
+        expect(created.body.error.code).toBe('VALIDATION_ERROR');
+        expect(created.body.error.details).toContainEqual({ location: 'body', path, reason: expect.any(String) });
+        const automation = (await v1('POST', '/api/v1/automations', flow())).body.data.automation;
+        const updated = await v1('PATCH', `/api/v1/automations/${automation.id}`, { steps: body.steps });
+        expect(updated.status).toBe(400);
+        expect(updated.body.error.details.map((d: Issue) => d.path)).toContain(path);
+      }
+    },
+  );
 
   it.each([
     ['a delay with fractional minutes', { type: 'delay', minutes: 1.5 }],
     ['an unknown step type', { type: 'branch', minutes: 1 }],
     ['an unknown operation', { type: 'action', name: 'send_fax', data: {} }],
-  ])('rejects %s with 400 (the schema), on validate and create', async (_name, step) => {
+  ])('validateAutomation and createAutomation reject %s with 400 (the schema)', async (_name, step) => {
     for (const path of ['/api/v1/automations/validate', '/api/v1/automations']) {
       const response = await v1('POST', path, { ...flow(), steps: [step] });
       expect(response.status).toBe(400);
@@ -251,7 +254,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect(unknownTrigger.body.error.details[0]).toMatchObject({ location: 'body', path: 'trigger_event' });
   });
 
-  it('updates only the sent fields; active: true switches the flow on', async () => {
+  it('updateAutomation changes only the sent fields; active: true switches the flow on', async () => {
     const automation = (await v1('POST', '/api/v1/automations', flow())).body.data.automation;
     const on = await v1('PATCH', `/api/v1/automations/${automation.id}`, { active: true });
     expect(on.status).toBe(200);
@@ -276,7 +279,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect((await v1('PATCH', `/api/v1/automations/${automation.id}`, {})).status).toBe(400);
   });
 
-  it('adds a step at the end of the main chain or after a named step, keeping nextId consistent', async () => {
+  it('addAutomationStep adds a step at the end of the main chain or after a named step, keeping nextId consistent', async () => {
     const automation = (await v1('POST', '/api/v1/automations', flow())).body.data.automation;
     const sms = action('send_sms', { message: 'Olá, seu PIX vence hoje.' }, { id: 'sms-lembrete' });
     const appended = await v1('POST', `/api/v1/automations/${automation.id}/steps`, { step: sms });
@@ -321,7 +324,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect((await v1('GET', `/api/v1/automations/${automation.id}`)).body).toEqual(inserted.body);
   });
 
-  it('adds the first step of an empty automation', async () => {
+  it('addAutomationStep adds the first step of an empty automation', async () => {
     const automation = (await v1('POST', '/api/v1/automations', { ...flow(), steps: [] })).body.data.automation;
     const added = await v1('POST', `/api/v1/automations/${automation.id}/steps`, {
       step: { type: 'delay', minutes: 1 },
@@ -329,7 +332,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect(added.body.data.automation.steps).toEqual([{ id: expect.any(String), type: 'delay', minutes: 1 }]);
   });
 
-  it('answers 404 for unknown ids and another store’s automation, and deletes', async () => {
+  it('getAutomationById, updateAutomation and deleteAutomation answer 404 for unknown ids and another store’s automation; deleteAutomation deletes', async () => {
     const automation = (await v1('POST', '/api/v1/automations', flow())).body.data.automation;
     const unknown = await v1('GET', `/api/v1/automations/${UNKNOWN}`);
     expect(unknown.status).toBe(404);
@@ -348,7 +351,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect((await v1('GET', `/api/v1/automations/${id}`)).status).toBe(404);
   });
 
-  it('lists by active and trigger_event, with pagination', async () => {
+  it('listAutomations filters by active and trigger_event, with pagination', async () => {
     const fresh = await createTenant(server);
     const create = async (name: string, trigger_event: string) =>
       (await v1('POST', '/api/v1/automations', { name, trigger_event, steps: [] }, fresh)).body.data.automation;
@@ -372,13 +375,13 @@ describe.each(engines)('automations on %s', (engine) => {
     ['limit=101', 'limit'],
     ['page=0', 'page'],
     ['trigger_event=pix.expired', 'trigger_event'],
-  ])('rejects the list query %s with 400', async (query, field) => {
+  ])('listAutomations rejects the query %s with 400', async (query, field) => {
     const response = await v1('GET', `/api/v1/automations?${query}`);
     expect(response.status).toBe(400);
     expect(response.body.error.details[0]).toMatchObject({ location: 'query', path: field });
   });
 
-  it('needs automations:read to validate and automations:write to change (403 AUTH_SCOPE_DENIED)', async () => {
+  it('validateAutomation needs automations:read and createAutomation automations:write (403 AUTH_SCOPE_DENIED)', async () => {
     const reader = await createTenant(server, ['automations:read']);
     const body = { ...flow(), steps: [action('send_sms', { message: 'oi' })] };
     expect((await v1('POST', '/api/v1/automations/validate', body, reader)).status).toBe(200);
@@ -398,7 +401,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect(denied.body.error.code).toBe('AUTH_SCOPE_DENIED');
   });
 
-  it('runs the active automations of a raised event: delays, then actions write the outbox', async () => {
+  it('raiseStoreEvent runs the active automations of the event: delays, then actions write the outbox', async () => {
     const shop = await createTenant(server);
     const email = await template(emailTemplate, shop);
     const steps = [
@@ -460,7 +463,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect(await repositories.automationRuns.runOutbox(other.storeId, runId)).toEqual([]);
   });
 
-  it('starts order.paid automations when an order is paid, and nothing for events no automation listens to', async () => {
+  it('changeOrderStatus to PAID starts order.paid automations, and nothing for events no automation listens to', async () => {
     const shop = await createTenant(server);
     const steps = [{ id: 'sms', type: 'action', name: 'send_sms', data: { message: 'Pedido {{order.id}} pago' } }];
     const onPaid = (await v1('POST', '/api/v1/automations', { ...flow(), trigger_event: 'order.paid', steps }, shop))
@@ -488,7 +491,7 @@ describe.each(engines)('automations on %s', (engine) => {
     ]);
   });
 
-  it('ends a run failed when its template was deleted after activation; earlier messages stay sent', async () => {
+  it('raiseStoreEvent: a run ends failed when its template was deleted after activation; earlier messages stay sent', async () => {
     const shop = await createTenant(server);
     const whatsapp = await template({ channel: 'whatsapp', message: 'Oi!' }, shop);
     const steps = [
@@ -516,7 +519,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect(switched.body.error.details.map((d: Issue) => d.path)).toEqual(['steps.1.data.template_id']);
   });
 
-  it('raises with no matching automation (202, no runs), 404 for an unknown store, 401 without the admin token', async () => {
+  it('raiseStoreEvent with no matching automation (202, no runs), 404 for an unknown store, 401 without the admin token', async () => {
     const shop = await createTenant(server);
     const none = await raise(shop.storeId, { name: 'lead.created' });
     expect(none.status).toBe(202);

@@ -93,7 +93,7 @@ describe.each(engines)('webhooks on %s', (engine) => {
     for (const body of seen) expect(body).not.toContain(SECRET);
   });
 
-  it('creates a webhook (201) that never shows its secret, and reads it back', async () => {
+  it('createWebhook (201) never shows its secret; getWebhookById reads it back', async () => {
     const created = await v1('POST', '/api/v1/webhooks', erp);
     expect(created.status).toBe(201);
     const { secret: _secret, ...shown } = erp;
@@ -119,7 +119,7 @@ describe.each(engines)('webhooks on %s', (engine) => {
     expect(list.body.data.webhooks).toContainEqual(webhook);
   });
 
-  it('applies the defaults: active, 3 retries, 5000 ms, no secret, no headers', async () => {
+  it('createWebhook applies the defaults: active, 3 retries, 5000 ms, no secret, no headers', async () => {
     const created = await v1('POST', '/api/v1/webhooks', {
       name: 'Mínimo',
       url: 'https://hooks.example.com/min',
@@ -143,7 +143,7 @@ describe.each(engines)('webhooks on %s', (engine) => {
     });
   });
 
-  it('updates only the sent fields; a secret can be set, rotated and removed', async () => {
+  it('updateWebhook changes only the sent fields; a secret can be set, rotated and removed', async () => {
     const { secret: _secret, ...unsigned } = erp;
     const webhook = (await v1('POST', '/api/v1/webhooks', unsigned)).body.data.webhook;
     expect(webhook.hasSecret).toBe(false);
@@ -177,7 +177,7 @@ describe.each(engines)('webhooks on %s', (engine) => {
     ['a secret in base64url', { ...erp, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La-a_w' }, 'secret'],
     ['a header name with spaces', { ...erp, headers: { 'X Bad': 'v' } }, 'headers'],
     ['hasSecret sent', { ...erp, hasSecret: true }, 'hasSecret'],
-  ])('rejects %s with 400 VALIDATION_ERROR naming the field', async (_name, body, field) => {
+  ])('createWebhook rejects %s with 400 VALIDATION_ERROR naming the field', async (_name, body, field) => {
     const response = await v1('POST', '/api/v1/webhooks', JSON.parse(JSON.stringify(body)));
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' }, meta: { status: 400 } });
@@ -187,33 +187,36 @@ describe.each(engines)('webhooks on %s', (engine) => {
   it.each([
     ['every webhook', ''],
     ['the events filter', 'events=ORDER_PAID,ORDER_CREATED&'],
-  ])('pages through %s: the pages, near and far end, add up to the whole list in order', async (_name, filter) => {
-    const fresh = await createTenant(server);
-    for (let index = 0; index < 7; index++) {
-      const events = index % 2 === 0 ? ['ORDER_PAID'] : ['ORDER_CREATED', 'ORDER_PAID'];
-      const created = await v1(
-        'POST',
-        '/api/v1/webhooks',
-        { name: `w${index}`, url: 'https://h.example.com/x', events },
-        fresh,
-      );
-      expect(created.status).toBe(201);
-    }
-    const ids = async (query: string) =>
-      (await v1('GET', `/api/v1/webhooks?${filter}${query}`, undefined, fresh)).body.data.webhooks.map(
-        (w: { name: string }) => w.name,
-      );
-    const whole = await ids('limit=100');
-    expect([...whole].sort()).toEqual(['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6']);
-    for (const limit of [1, 2, 3]) {
-      const pages: string[] = [];
-      for (let page = 1; page <= Math.ceil(7 / limit); page++)
-        pages.push(...(await ids(`limit=${limit}&page=${page}`)));
-      expect(pages).toEqual(whole);
-    }
-  });
+  ])(
+    'listWebhooks pages through %s: the pages, near and far end, add up to the whole list in order',
+    async (_name, filter) => {
+      const fresh = await createTenant(server);
+      for (let index = 0; index < 7; index++) {
+        const events = index % 2 === 0 ? ['ORDER_PAID'] : ['ORDER_CREATED', 'ORDER_PAID'];
+        const created = await v1(
+          'POST',
+          '/api/v1/webhooks',
+          { name: `w${index}`, url: 'https://h.example.com/x', events },
+          fresh,
+        );
+        expect(created.status).toBe(201);
+      }
+      const ids = async (query: string) =>
+        (await v1('GET', `/api/v1/webhooks?${filter}${query}`, undefined, fresh)).body.data.webhooks.map(
+          (w: { name: string }) => w.name,
+        );
+      const whole = await ids('limit=100');
+      expect([...whole].sort()).toEqual(['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6']);
+      for (const limit of [1, 2, 3]) {
+        const pages: string[] = [];
+        for (let page = 1; page <= Math.ceil(7 / limit); page++)
+          pages.push(...(await ids(`limit=${limit}&page=${page}`)));
+        expect(pages).toEqual(whole);
+      }
+    },
+  );
 
-  it('keeps the totals of the list right through creates, activation changes and deletes', async () => {
+  it('listWebhooks keeps its totals right through createWebhook, updateWebhook activation changes and deleteWebhook', async () => {
     const fresh = await createTenant(server);
     const totals = async () => {
       const read = async (query: string) =>
@@ -242,7 +245,7 @@ describe.each(engines)('webhooks on %s', (engine) => {
     expect(await totals()).toEqual({ all: 2, active: 0, inactive: 2 });
   });
 
-  it('lists by active and by any of the comma-separated events, newest first, with pagination', async () => {
+  it('listWebhooks filters by active and by any of the comma-separated events, newest first, with pagination', async () => {
     const fresh = await createTenant(server);
     const make = (name: string, events: string[], active = true) =>
       v1('POST', '/api/v1/webhooks', { name, url: 'https://hooks.example.com/x', events, active }, fresh);
@@ -276,14 +279,14 @@ describe.each(engines)('webhooks on %s', (engine) => {
     ['active=maybe', 'active'],
     ['events=ORDER_CREATED,ORDER_LOST', 'events'],
     ['events=order_created', 'events'],
-  ])('rejects the list query %s with 400 naming the parameter', async (query, field) => {
+  ])('listWebhooks rejects the query %s with 400 naming the parameter', async (query, field) => {
     const response = await v1('GET', `/api/v1/webhooks?${query}`);
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
     expect(response.body.error.details[0]).toMatchObject({ location: 'query', path: field });
   });
 
-  it('answers 404 for unknown ids and for another store’s webhook, and deletes', async () => {
+  it('getWebhookById, updateWebhook and deleteWebhook answer 404 for unknown ids and another store’s webhook; deleteWebhook deletes', async () => {
     const webhook = (await v1('POST', '/api/v1/webhooks', erp)).body.data.webhook;
     const unknown = await v1('GET', `/api/v1/webhooks/${UNKNOWN}`);
     expect(unknown.status).toBe(404);
@@ -296,7 +299,7 @@ describe.each(engines)('webhooks on %s', (engine) => {
     expect((await v1('GET', `/api/v1/webhooks/${webhook.id}`)).status).toBe(404);
   });
 
-  it('denies keys without the webhook scopes (403 AUTH_SCOPE_DENIED)', async () => {
+  it('createWebhook and listWebhooks deny keys without the webhook scopes (403 AUTH_SCOPE_DENIED)', async () => {
     const readOnly = await createTenant(server, ['webhooks:read']);
     const denied = await v1('POST', '/api/v1/webhooks', erp, readOnly);
     expect(denied.status).toBe(403);
@@ -306,7 +309,7 @@ describe.each(engines)('webhooks on %s', (engine) => {
     expect((await v1('GET', '/api/v1/webhooks', undefined, unrelated)).status).toBe(403);
   });
 
-  it('delivers a signed event to the subscribed active webhooks only, with the custom headers', async () => {
+  it('createWebhook subscribers get a signed event (createProduct), active ones only, with the custom headers', async () => {
     const hooks = await receiver();
     try {
       const shop = await createTenant(server);
@@ -360,7 +363,7 @@ describe.each(engines)('webhooks on %s', (engine) => {
     }
   });
 
-  it('retries a failed delivery with the same webhook-id and a fresh signature', async () => {
+  it('createWebhook: a failed delivery is retried with the same webhook-id and a fresh signature', async () => {
     const hooks = await receiver(2);
     try {
       const shop = await createTenant(server);
