@@ -893,6 +893,50 @@ export interface paths {
         patch: operations["updateWebhook"];
         trace?: never;
     };
+    "/api/v1/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook's deliveries
+         * @description **Inferred** — the source shows no delivery log; a paged list like the documented GET /api/v1/webhooks, as GitHub, Stripe and Svix show theirs.
+         *
+         *     Every event sent to this webhook, newest first, with every attempt (when, the HTTP status answered, how long it took, the error when no answer came). `status` filters: `PENDING` (waiting for its next attempt), `DELIVERED` (a 2XX was answered), `FAILED` (every attempt failed). 404 for an unknown webhook.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a webhook delivery
+         * @description **Inferred** — the source shows no redelivery; GitHub, Stripe and Svix let a partner resend an event.
+         *
+         *     Sends the delivery again as soon as the delivery worker gets to it: one more attempt with the same body and the same `webhook-id` (receivers that already have it can drop it), whatever its status. The answer is the delivery, `PENDING`; its attempts show in the delivery log. 404 for an unknown webhook or delivery.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/automations": {
         parameters: {
             query?: never;
@@ -1443,7 +1487,7 @@ export interface webhooks {
          * ORDER_CREATED delivery
          * @description **Documented** (section 6) — the event name ORDER_CREATED is observed. **Inferred**: the delivery payload, headers, signature and retries are not shown.
          *
-         *     Sent to every active webhook of the store that subscribes to `ORDER_CREATED` when an order is created in the checkout: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times with exponential back-off (inferred), keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `ORDER_CREATED` when an order is created in the checkout: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["orderCreatedWebhook"];
         delete?: never;
@@ -1465,7 +1509,7 @@ export interface webhooks {
          * ORDER_PAID delivery
          * @description **Documented** (section 6) — the event name ORDER_PAID is observed. **Inferred**: the delivery payload, headers, signature and retries are not shown.
          *
-         *     Sent to every active webhook of the store that subscribes to `ORDER_PAID` when the payment of an order is confirmed: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times with exponential back-off (inferred), keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `ORDER_PAID` when the payment of an order is confirmed: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["orderPaidWebhook"];
         delete?: never;
@@ -1487,7 +1531,7 @@ export interface webhooks {
          * ORDER_SHIPPED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; ORDER_SHIPPED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `ORDER_SHIPPED` when an order moves to SHIPPED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times with exponential back-off (inferred), keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `ORDER_SHIPPED` when an order moves to SHIPPED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["orderShippedWebhook"];
         delete?: never;
@@ -1509,7 +1553,7 @@ export interface webhooks {
          * ORDER_DELIVERED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; ORDER_DELIVERED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `ORDER_DELIVERED` when an order moves to DELIVERED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times with exponential back-off (inferred), keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `ORDER_DELIVERED` when an order moves to DELIVERED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["orderDeliveredWebhook"];
         delete?: never;
@@ -1531,7 +1575,7 @@ export interface webhooks {
          * ORDER_CANCELLED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; ORDER_CANCELLED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `ORDER_CANCELLED` when an order moves to CANCELLED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times with exponential back-off (inferred), keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `ORDER_CANCELLED` when an order moves to CANCELLED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["orderCancelledWebhook"];
         delete?: never;
@@ -1553,7 +1597,7 @@ export interface webhooks {
          * ORDER_REFUNDED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; ORDER_REFUNDED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `ORDER_REFUNDED` when an order moves to REFUNDED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times with exponential back-off (inferred), keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `ORDER_REFUNDED` when an order moves to REFUNDED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["orderRefundedWebhook"];
         delete?: never;
@@ -1575,7 +1619,7 @@ export interface webhooks {
          * PRODUCT_CREATED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; PRODUCT_CREATED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `PRODUCT_CREATED` when a product is created: an HTTP POST of a JSON `WebhookDeliveryProduct` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times with exponential back-off (inferred), keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `PRODUCT_CREATED` when a product is created: an HTTP POST of a JSON `WebhookDeliveryProduct` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["productCreatedWebhook"];
         delete?: never;
@@ -1597,7 +1641,7 @@ export interface webhooks {
          * PRODUCT_UPDATED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; PRODUCT_UPDATED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `PRODUCT_UPDATED` when a product is changed: an HTTP POST of a JSON `WebhookDeliveryProduct` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times with exponential back-off (inferred), keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `PRODUCT_UPDATED` when a product is changed: an HTTP POST of a JSON `WebhookDeliveryProduct` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["productUpdatedWebhook"];
         delete?: never;
@@ -1619,7 +1663,7 @@ export interface webhooks {
          * PRODUCT_DELETED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; PRODUCT_DELETED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `PRODUCT_DELETED` when a product is deleted (the payload is its last state): an HTTP POST of a JSON `WebhookDeliveryProduct` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times with exponential back-off (inferred), keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `PRODUCT_DELETED` when a product is deleted (the payload is its last state): an HTTP POST of a JSON `WebhookDeliveryProduct` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["productDeletedWebhook"];
         delete?: never;
@@ -1641,7 +1685,7 @@ export interface webhooks {
          * CART_ABANDONED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; CART_ABANDONED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `CART_ABANDONED` when a checkout is left without payment and becomes an abandoned cart: an HTTP POST of a JSON `WebhookDeliveryAbandonedCart` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times with exponential back-off (inferred), keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `CART_ABANDONED` when a checkout is left without payment and becomes an abandoned cart: an HTTP POST of a JSON `WebhookDeliveryAbandonedCart` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["cartAbandonedWebhook"];
         delete?: never;
@@ -1663,7 +1707,7 @@ export interface webhooks {
          * CUSTOMER_CREATED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; CUSTOMER_CREATED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `CUSTOMER_CREATED` when a customer is created (in the checkout or through the API): an HTTP POST of a JSON `WebhookDeliveryCustomer` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times with exponential back-off (inferred), keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `CUSTOMER_CREATED` when a customer is created (in the checkout or through the API): an HTTP POST of a JSON `WebhookDeliveryCustomer` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["customerCreatedWebhook"];
         delete?: never;
@@ -1685,7 +1729,7 @@ export interface webhooks {
          * LEAD_CREATED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; LEAD_CREATED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `LEAD_CREATED` when a lead is captured: an HTTP POST of a JSON `WebhookDeliveryLead` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times with exponential back-off (inferred), keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `LEAD_CREATED` when a lead is captured: an HTTP POST of a JSON `WebhookDeliveryLead` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["leadCreatedWebhook"];
         delete?: never;
@@ -3482,7 +3526,7 @@ export interface components {
              */
             active?: boolean;
             /**
-             * @description How many times a failed delivery is retried after the first attempt (0 = no retry). The bounds 0–10 and the default 3 are inferred: section 2.9 says they are not shown.
+             * @description How many times a failed delivery is retried after the first attempt (0 = no retry), spaced by the server's retry schedule. The bounds 0–10 and the default 3 are inferred: section 2.9 says they are not shown.
              * @default 3
              */
             retryAttempts?: number;
@@ -3523,7 +3567,7 @@ export interface components {
             events?: components["schemas"]["WebhookEventName"][];
             /** @description false pauses deliveries without deleting the webhook. */
             active?: boolean;
-            /** @description How many times a failed delivery is retried after the first attempt (0 = no retry). The bounds 0–10 and the default 3 are inferred: section 2.9 says they are not shown. */
+            /** @description How many times a failed delivery is retried after the first attempt (0 = no retry), spaced by the server's retry schedule. The bounds 0–10 and the default 3 are inferred: section 2.9 says they are not shown. */
             retryAttempts?: number;
             /** @description How long one delivery attempt waits for the response, in milliseconds. The unit (milliseconds), the bounds 1000–30000 and the default 5000 are inferred: section 2.9 says they are not shown. */
             timeout?: number;
@@ -3539,6 +3583,53 @@ export interface components {
             success: components["schemas"]["SuccessTrue"];
             data: {
                 webhook: components["schemas"]["Webhook"];
+            };
+        };
+        /**
+         * @description **Inferred** — `PENDING` waits for its next attempt, `DELIVERED` got a 2XX, `FAILED` used up its attempts.
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "PENDING" | "DELIVERED" | "FAILED";
+        /** @description **Inferred** — one attempt of a delivery, as it ended. */
+        WebhookDeliveryAttempt: {
+            /** @description 1 for the first attempt, then 2, 3, ... */
+            attempt: number;
+            attemptedAt: components["schemas"]["DateTime"];
+            /** @description The HTTP status the receiver answered; null when no answer came (timeout, connection error). */
+            statusCode: number | null;
+            /** @description How long the attempt took, in milliseconds. */
+            durationMs: number;
+            /** @description Why the attempt failed when no answer came or the answer was not 2XX; null on success. */
+            error: string | null;
+        };
+        /** @description **Inferred** — one event sent to one webhook: its `webhook-id`, status and every attempt. A delivery is kept from the moment the change that caused the event was answered 2XX. */
+        WebhookDelivery: {
+            id: components["schemas"]["Uuid"];
+            webhookId: components["schemas"]["Uuid"];
+            /** @description The `webhook-id` header (and body `id`) of every attempt. */
+            messageId: string;
+            eventType: components["schemas"]["WebhookEventName"];
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description Every attempt so far, oldest first. */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            /** @description When `PENDING`, when the next attempt is due; otherwise null. */
+            nextAttemptAt: components["schemas"]["DateTime"] | null;
+            createdAt: components["schemas"]["DateTime"];
+            updatedAt: components["schemas"]["DateTime"];
+        };
+        /** @description **Inferred** — `data: { deliveries, pagination }`, like the webhook list. */
+        WebhookDeliveryListResponse: {
+            success: components["schemas"]["SuccessTrue"];
+            data: {
+                deliveries: components["schemas"]["WebhookDelivery"][];
+                pagination: components["schemas"]["Pagination"];
+            };
+        };
+        /** @description **Inferred** — `data.delivery`. */
+        WebhookDeliveryResponse: {
+            success: components["schemas"]["SuccessTrue"];
+            data: {
+                delivery: components["schemas"]["WebhookDelivery"];
             };
         };
         /**
@@ -3945,6 +4036,11 @@ export interface components {
          */
         WebhookId: string;
         /**
+         * @description **Inferred** — webhook delivery uuid (from the delivery log).
+         * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+         */
+        DeliveryId: string;
+        /**
          * @description Automation uuid.
          * @example 7b8c9d0e-1f2a-4b3c-9d4e-5f6a7b8c9d0e
          */
@@ -4036,8 +4132,9 @@ export interface components {
          *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
          *     (`new Webhook(secret).verify(body, headers)`):
          *
-         *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-         *       before the contract required that form is used as its UTF-8 bytes);
+         *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+         *       that prefix, which only data stored before the contract required the form can hold, is used as its
+         *       UTF-8 bytes);
          *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
          *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
          *       received (do not re-serialize the JSON).
@@ -6581,6 +6678,98 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100.
+                 * @example 10
+                 */
+                limit?: components["parameters"]["Limit"];
+                /** @description **Inferred** — only deliveries in this status. */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+            };
+            header: {
+                /**
+                 * @description **Documented** (section 5) — uuid of the store the request acts on; the key must have it authorized.
+                 * @example 6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                "X-Store-Id": components["parameters"]["StoreId"];
+            };
+            path: {
+                /**
+                 * @description Webhook uuid.
+                 * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the webhook's deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description **Documented** (section 5) — uuid of the store the request acts on; the key must have it authorized.
+                 * @example 6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                "X-Store-Id": components["parameters"]["StoreId"];
+            };
+            path: {
+                /**
+                 * @description Webhook uuid.
+                 * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+                /**
+                 * @description **Inferred** — webhook delivery uuid (from the delivery log).
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery is queued for one more attempt. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     listAutomations: {
         parameters: {
             query?: {
@@ -7617,8 +7806,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7682,8 +7872,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7747,8 +7938,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7812,8 +8004,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7877,8 +8070,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -7942,8 +8136,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8007,8 +8202,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8072,8 +8268,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8137,8 +8334,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8202,8 +8400,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8267,8 +8466,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8332,8 +8532,9 @@ export interface operations {
                  *     HMAC-SHA256(key, content), so the `standardwebhooks` libraries verify it with default settings
                  *     (`new Webhook(secret).verify(body, headers)`):
                  *
-                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret stored
-                 *       before the contract required that form is used as its UTF-8 bytes);
+                 *     - key: the bytes of the webhook `secret`: the base64 after its `whsec_` prefix, decoded (a secret without
+                 *       that prefix, which only data stored before the contract required the form can hold, is used as its
+                 *       UTF-8 bytes);
                  *     - content: the UTF-8 string `{id}.{timestamp}.{body}` — the `webhook-id` header value, a dot, the
                  *       `webhook-timestamp` header value (decimal seconds), a dot, and the raw request body bytes exactly as
                  *       received (do not re-serialize the JSON).
@@ -8437,6 +8638,7 @@ export const metatagUpdatePlacementValues: ReadonlyArray<FlattenedDeepRequired<c
 export const customerDocumentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Customer"]["documentType"]> = ["CPF", "CNPJ"];
 export const customerCreateDocumentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CustomerCreate"]["documentType"]> = ["CPF", "CNPJ"];
 export const customerUpdateDocumentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CustomerUpdate"]["documentType"]> = ["CPF", "CNPJ"];
+export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]> = ["PENDING", "DELIVERED", "FAILED"];
 export const webhookDeliveryOrderTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryOrder"]["type"]> = ["ORDER_CREATED", "ORDER_PAID", "ORDER_SHIPPED", "ORDER_DELIVERED", "ORDER_CANCELLED", "ORDER_REFUNDED"];
 export const webhookDeliveryProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryProduct"]["type"]> = ["PRODUCT_CREATED", "PRODUCT_UPDATED", "PRODUCT_DELETED"];
 export const webhookDeliveryAbandonedCartTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryAbandonedCart"]["type"]> = ["CART_ABANDONED"];

@@ -194,6 +194,7 @@ export class Session {
   }
 
   async #create(kind: string): Promise<string> {
+    if (kind === 'delivery') return this.#delivery();
     const op = this.kinds.get(kind);
     if (!op) throw new Skip(`no operation of the contract creates a ${kind} (201 with data.${kind})`);
     let request = await this.validRequest(op, { minimal: true });
@@ -213,6 +214,30 @@ export class Session {
       );
     }
     return created.id;
+  }
+
+  /**
+   * A webhook delivery has no create operation: a product created in the store gives the run's webhook
+   * (subscribed to PRODUCT_CREATED in the contract's example) one, read back from its delivery log.
+   */
+  async #delivery(): Promise<string> {
+    const log = this.contract.operations.find((op) => op.operationId === 'listWebhookDeliveries');
+    if (!log) throw new Skip('the contract has no delivery log to find a delivery in');
+    const webhookId = await this.record('webhook');
+    await this.record('product', true);
+    const exchange = await this.http.call({
+      method: log.method,
+      path: log.path,
+      pathParams: { webhookId },
+      headers: await this.authHeaders(log),
+    });
+    const json = exchange.response.json;
+    const deliveries = isObject(json) && isObject(json.data) ? json.data.deliveries : undefined;
+    const first = Array.isArray(deliveries) ? deliveries[0] : undefined;
+    if (!isObject(first) || typeof first.id !== 'string') {
+      throw new Failure('set-up: a product created gave the webhook no delivery in listWebhookDeliveries', exchange);
+    }
+    return first.id;
   }
 
   /**
@@ -267,7 +292,7 @@ export class Session {
         pathParams[name] = name === 'storeId' ? this.storeId : typeof example === 'string' ? example : randomUUID();
         continue;
       }
-      const kind = kindOf(name, new Set([...this.kinds.keys(), 'store']));
+      const kind = kindOf(name, new Set([...this.kinds.keys(), 'store', 'delivery']));
       if (!kind) throw new Skip(`no record kind for the path parameter ${name}`);
       pathParams[name] = await this.record(kind, fresh && name === subject && op.method === 'delete');
     }

@@ -1,14 +1,12 @@
 import express, { type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { CONTRACT_PATH } from './contract.ts';
 import type { Store } from './db/database.ts';
-import { automationRunner } from './domain/automation-runner.ts';
-import { automationTriggers } from './domain/automation-triggers.ts';
-import { createEventBus } from './domain/event-bus.ts';
+import { outboxEvents } from './domain/outbox-events.ts';
 import { webhookSender } from './domain/ssrf-guard.ts';
-import { webhookDelivery } from './domain/webhook-delivery.ts';
 import { authenticate } from './http/authenticate.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
@@ -17,8 +15,9 @@ import { requestLog } from './http/request-log.ts';
 import { cacheRouteMatchers } from './http/route-matcher-cache.ts';
 import { contractRoutes } from './http/routes.ts';
 import { requireStorableInput } from './http/storable-input.ts';
-import { handlers as allHandlers, createRepositories } from './resources/index.ts';
-import type { Handlers } from './resources/operation.ts';
+import { handlers as allHandlers, createRepositories, type Database } from './resources/index.ts';
+import type { Deps, Handlers } from './resources/operation.ts';
+import { deliveryWorker } from './worker/delivery-worker.ts';
 
 export interface AppOptions {
   store: Store;
@@ -30,16 +29,22 @@ export interface AppOptions {
 
 /** Builds the Express app; start-up (listening, signals) lives in server.ts. */
 export function createApp({ store, config, logger, overrides = {} }: AppOptions) {
-  const repositories = createRepositories(store.db, store.engine);
-  const events = createEventBus((error) => logger.error({ err: error }, 'event listener failed'));
   const network = { allowPrivateNetworks: config.webhookAllowPrivateNetworks };
-  const send = webhookSender(network);
-  events.subscribe(
-    webhookDelivery({ webhooks: repositories.webhooks, retryBaseMs: config.webhookRetryBaseMs, log: logger, send })
-      .listener,
-  );
-  events.subscribe(automationRunner({ repositories, minuteMs: config.automationMinuteMs, log: logger }).listener);
-  events.subscribe(automationTriggers(repositories, events));
+  /** What handlers use, on a database handle: the pool, or a request's transaction (events go to its outbox). */
+  const depsFor = (db: Kysely<Database>): Deps => {
+    const repositories = createRepositories(db, store.engine);
+    return { repositories, events: outboxEvents(repositories), network };
+  };
+  const deps = depsFor(store.db);
+  const { repositories } = deps;
+  // Started by the caller once the app listens (server.ts, the test harness).
+  const worker = deliveryWorker({
+    repositories,
+    retrySchedule: config.webhookRetrySchedule,
+    minuteMs: config.automationMinuteMs,
+    send: webhookSender(network),
+    log: logger,
+  });
   const window = { max: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
   const rateLimiter = store.engine === 'postgres' ? sqlRateLimiter(store, window) : memoryRateLimiter(window);
 
@@ -73,8 +78,8 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   app.set('etag', false);
   app.use(requestLog(logger));
   app.use(chain);
-  app.use(contractRoutes({ ...allHandlers, ...overrides }, { repositories, events, network }));
+  app.use(contractRoutes({ ...allHandlers, ...overrides }, deps));
   app.use(unknownRoute);
   app.use(errorHandler(logger));
-  return { app, repositories, events };
+  return { app, repositories, worker };
 }

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/retry-schedule.ts';
 
 export interface Config {
   port: number;
@@ -21,8 +22,8 @@ export interface Config {
   logLevel: string;
   /** Responses are checked against the contract everywhere except production. */
   validateResponses: boolean;
-  /** Back-off before the first webhook delivery retry, doubled at each next one (WEBHOOK_RETRY_BASE_MS). */
-  webhookRetryBaseMs: number;
+  /** Seconds between webhook delivery attempts (WEBHOOK_RETRY_SCHEDULE; see domain/retry-schedule.ts). */
+  webhookRetrySchedule: readonly number[];
   /** Real milliseconds a delay step's minute lasts (AUTOMATION_MINUTE_MS; tests shrink it). */
   automationMinuteMs: number;
   /** Webhooks may target loopback and private networks (WEBHOOK_ALLOW_PRIVATE_NETWORKS; local development, tests). */
@@ -95,6 +96,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const requestTimeoutMs = attempt(() => integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000), 30_000);
   // The header deadline defaults to 10 s, or the request's when that is shorter (Node refuses it longer).
   const headersFallback = Math.min(10_000, requestTimeoutMs);
+  const retrySchedule = env.WEBHOOK_RETRY_SCHEDULE ? parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE) : undefined;
+  if (env.WEBHOOK_RETRY_SCHEDULE && !retrySchedule) {
+    problems.push(
+      `WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds from 0 to 86400, got "${env.WEBHOOK_RETRY_SCHEDULE}"`,
+    );
+  }
   const config: Config = {
     port: attempt(() => integer(env, 'PORT', 3000, 0, 65535), 3000),
     host,
@@ -112,7 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowSeconds: attempt(() => integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400), 60),
     logLevel,
     validateResponses: env.NODE_ENV !== 'production',
-    webhookRetryBaseMs: attempt(() => integer(env, 'WEBHOOK_RETRY_BASE_MS', 1000, 1, 3_600_000), 1000),
+    webhookRetrySchedule: retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
     automationMinuteMs: attempt(() => integer(env, 'AUTOMATION_MINUTE_MS', 60_000, 1, 60_000), 60_000),
     webhookAllowPrivateNetworks: attempt(() => flag(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'), false),
     authFailureLimit: attempt(() => integer(env, 'AUTH_FAILURE_LIMIT', 30, 1, 1_000_000), 30),

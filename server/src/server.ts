@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const applied = await migrate(store, config.databaseSchema);
   logger.info({ engine: store.engine, migrations: applied }, 'store ready');
 
-  const { app, repositories, events } = createApp({
+  const { app, repositories, worker } = createApp({
     store,
     config: { ...config, adminToken: adminToken.value },
     logger,
@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   // The log says where, never the token; the banner is for the person at the terminal.
   logger.info({ host: address.address, port: address.port }, 'listening');
   process.stdout.write(banner({ address, adminToken, engine: store.engine, demo, storeId }));
+  worker.start();
 
   // Shutdown: stop accepting connections, but serve the requests of connections already accepted (answering
   // them with `Connection: close`), sweep idle sockets once the drain period is over, then close the store.
@@ -50,9 +51,11 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     sweep.unref();
     force.unref();
+    // The delivery worker stops claiming at once; attempts in flight get the grace, the rest stays stored.
+    const worked = worker.stop(SHUTDOWN_GRACE_MS);
     // net.Server#close, not http.Server#close: the latter would also drop sockets whose request is still arriving.
     net.Server.prototype.close.call(server, async () => {
-      await events.settled();
+      await worked;
       await store.close();
       logger.info('stopped');
       process.exit(0);

@@ -63,7 +63,7 @@ export async function startServer({
   });
   const store = openStore(config);
   await migrate(store, config.databaseSchema);
-  const { app, events } = createApp({
+  const { app, worker } = createApp({
     store,
     config: { ...config, adminToken: ADMIN_TOKEN },
     logger: logger ?? pino({ level: 'silent' }),
@@ -72,6 +72,7 @@ export async function startServer({
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
+  worker.start();
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     adminToken: ADMIN_TOKEN,
@@ -80,7 +81,7 @@ export async function startServer({
     async close({ keepData = false } = {}) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await events.settled();
+      await worker.stop(5000);
       if (!keepData && where.databaseSchema) {
         await sql.raw(`DROP SCHEMA IF EXISTS ${where.databaseSchema} CASCADE`).execute(store.db);
       }

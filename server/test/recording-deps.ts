@@ -37,7 +37,11 @@ export async function recordingDeps(engine: Engine): Promise<RecordingDeps> {
   return {
     deps: {
       repositories: createRepositories(store.db, store.engine),
-      events: { emit: (storeId, name, payload) => events.push({ storeId, name, payload }) },
+      events: {
+        emit: async (storeId, name, payload) => {
+          events.push({ storeId, name, payload });
+        },
+      },
       network: { allowPrivateNetworks: false },
     },
     events,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { CONTRACT_PATH } from '../src/contract.ts';
-import { WEBHOOKS_PER_STORE } from '../src/handlers/webhooks.ts';
+import { WEBHOOKS_PER_STORE } from '../src/resources/webhooks/handlers.ts';
 import { call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
 
 /** The contract's named example, to compare whole error bodies with what it promises. */

@@ -80,86 +80,11 @@ export interface TrackingEventsTable {
   created_at: string;
 }
 
-export interface WebhooksTable {
-  id: string;
-  store_id: string;
-  name: string;
-  description: string | null;
-  url: string;
-  events: string;
-  active: number;
-  retry_attempts: number;
-  timeout: number;
-  secret: string | null;
-  headers: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface WebhookEventsTable {
-  webhook_id: string;
-  store_id: string;
-  event: string;
-  active: number;
-  created_at: string;
-}
-
-export interface AutomationsTable {
-  id: string;
-  store_id: string;
-  name: string;
-  trigger_event: string;
-  active: number;
-  steps: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface AutomationRunsTable {
-  id: string;
-  store_id: string;
-  automation_id: string;
-  event_id: string;
-  event_name: string;
-  order_id: string | null;
-  steps: string;
-  status: string;
-  error: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
-
-export interface AutomationOutboxTable {
-  id: string;
-  store_id: string;
-  run_id: string;
-  position: number;
-  step_id: string;
-  operation: string;
-  channel: string;
-  template_id: string | null;
-  subject: string | null;
-  content: string;
-  created_at: string;
-}
-
-export interface WebhookCountsTable {
-  store_id: string;
-  total: number;
-  active: number;
-}
-
 /** The tables not yet moved into a resource folder (`resources/<resource>/table.ts`). */
 export interface LegacyTables {
-  webhook_counts: WebhookCountsTable;
   rate_limits: RateLimitsTable;
   idempotency_keys: IdempotencyKeysTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
   tracking_events: TrackingEventsTable;
-  webhooks: WebhooksTable;
-  webhook_events: WebhookEventsTable;
-  automations: AutomationsTable;
-  automation_runs: AutomationRunsTable;
-  automation_outbox: AutomationOutboxTable;
 }

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AutomationRun } from '../repositories/automation-runs-repository.ts';
+import type { AutomationRun } from '../resources/automations/runs-repository.ts';
 import type { Repositories } from '../resources/index.ts';
 import { isTriggerEvent } from './automation-chain.ts';
-import { AUTOMATION_RUNS_STARTED } from './automation-runner.ts';
-import { now } from './clock.ts';
-import type { EventListener } from './event-bus.ts';
-import type { DomainEvents } from './events.ts';
 
 export interface TriggeredEvent {
   id: string;
@@ -15,12 +11,11 @@ export interface TriggeredEvent {
 }
 
 /**
- * Records one run for each active automation of the store whose `trigger_event` is `name` (a run keeps its
- * own copy of the steps) and hands them to the runner. Returns the run ids.
+ * Records one run, due now, for each active automation of the store whose `trigger_event` is the event's (a run
+ * keeps its own copy of the steps); the delivery worker runs them. Returns the run ids.
  */
 export async function startAutomations(
   repositories: Pick<Repositories, 'automations' | 'automationRuns'>,
-  events: DomainEvents,
   storeId: string,
   event: TriggeredEvent,
 ): Promise<string[]> {
@@ -37,37 +32,16 @@ export async function startAutomations(
     error: null,
     createdAt: event.acceptedAt,
     finishedAt: null,
+    nextStep: automation.steps.length > 0 ? 0 : null,
+    sent: 0,
+    resumeAt: event.acceptedAt,
   }));
-  if (runs.length === 0) return [];
-  await repositories.automationRuns.start(runs);
-  const runIds = runs.map((run) => run.id);
-  events.emit(storeId, AUTOMATION_RUNS_STARTED, { runIds });
-  return runIds;
+  await repositories.automationRuns.startRuns(runs);
+  return runs.map((run) => run.id);
 }
 
 /** `ORDER_PAID` → `order.paid`: the trigger name of a store event, when automations can start on it. */
 export function triggerOf(eventName: string): string | undefined {
   const trigger = eventName.toLowerCase().replace('_', '.');
   return isTriggerEvent(trigger) ? trigger : undefined;
-}
-
-/**
- * Starts automations on the store's own events (an order paid, a cart abandoned...), as raiseStoreEvent does
- * for the events that happen in the checkout.
- */
-export function automationTriggers(
-  repositories: Pick<Repositories, 'automations' | 'automationRuns'>,
-  events: DomainEvents,
-): EventListener {
-  return async (storeId, name, payload) => {
-    const trigger = triggerOf(name);
-    if (!trigger) return;
-    const order = payload.order as { id?: unknown } | undefined;
-    await startAutomations(repositories, events, storeId, {
-      id: randomUUID(),
-      name: trigger,
-      orderId: typeof order?.id === 'string' ? order.id : null,
-      acceptedAt: now(),
-    });
-  };
 }

@@ -185,7 +185,7 @@ export const orderHandlers: Pick<
     }
     const order = orderOf({ ...current, status: body.status, notes, updatedAt });
     const event = STATUS_EVENTS[body.status];
-    if (event) events.emit(storeId, event, { order });
+    if (event) await events.emit(storeId, event, { order });
     return { status: 200, body: ok({ order }) };
   },
 
@@ -245,10 +245,10 @@ export const orderHandlers: Pick<
     const order = orderOf(record);
     if (customerCreated) {
       const [created] = await repositories.customers.withStats(store.id, [buyer]);
-      events.emit(store.id, 'CUSTOMER_CREATED', { customer: created });
+      await events.emit(store.id, 'CUSTOMER_CREATED', { customer: created });
     }
-    events.emit(store.id, 'ORDER_CREATED', { order });
-    if (order.status === 'PAID') events.emit(store.id, 'ORDER_PAID', { order });
+    await events.emit(store.id, 'ORDER_CREATED', { order });
+    if (order.status === 'PAID') await events.emit(store.id, 'ORDER_PAID', { order });
     return { status: 201, body: ok({ order }) };
   },
 

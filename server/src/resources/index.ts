@@ -6,6 +6,10 @@ import { createLegacyRepositories } from '../repositories/index.ts';
 import { abandonedCartHandlers } from './abandoned-carts/handlers.ts';
 import { abandonedCartsRepository } from './abandoned-carts/repository.ts';
 import type { AbandonedCartTables } from './abandoned-carts/table.ts';
+import { automationHandlers } from './automations/handlers.ts';
+import { automationsRepository } from './automations/repository.ts';
+import { automationRunsRepository } from './automations/runs-repository.ts';
+import type { AutomationTables } from './automations/table.ts';
 import { categoryHandlers } from './categories/handlers.ts';
 import { categoriesRepository } from './categories/repository.ts';
 import type { CategoryTables } from './categories/table.ts';
@@ -56,6 +60,10 @@ import { upsellHandlers } from './upsells/handlers.ts';
 import { upsellsRepository } from './upsells/repository.ts';
 import type { UpsellTables } from './upsells/table.ts';
 import { variantHandlers } from './variants/handlers.ts';
+import { webhookDeliveriesRepository } from './webhooks/deliveries-repository.ts';
+import { webhookHandlers } from './webhooks/handlers.ts';
+import { webhooksRepository } from './webhooks/repository.ts';
+import type { WebhookDeliveryTables, WebhookTables } from './webhooks/table.ts';
 
 /** Every table of the store: each resource declares its own in `<resource>/table.ts`. */
 export interface Database
@@ -76,7 +84,10 @@ export interface Database
     AbandonedCartTables,
     PaymentLinkTables,
     StoreTables,
-    CredentialTables {}
+    CredentialTables,
+    WebhookTables,
+    WebhookDeliveryTables,
+    AutomationTables {}
 
 /**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
@@ -102,6 +113,10 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     paymentLinks: paymentLinksRepository(db),
     stores: storesRepository(db),
     credentials: credentialsRepository(db, { rememberKeys: engine === 'sqlite' }),
+    webhooks: webhooksRepository(db),
+    webhookDeliveries: webhookDeliveriesRepository(db, engine),
+    automations: automationsRepository(db),
+    automationRuns: automationRunsRepository(db, engine),
   };
 }
 
@@ -128,4 +143,6 @@ export const handlers: Handlers = {
   ...storeHandlers,
   ...credentialHandlers,
   ...variantHandlers,
+  ...webhookHandlers,
+  ...automationHandlers,
 };

@@ -62,7 +62,7 @@ export const abandonedCartHandlers: Pick<
       updatedAt: at,
     };
     await repositories.abandonedCarts.createAbandonedCart(abandonedCart);
-    events.emit(store.id, 'CART_ABANDONED', { abandonedCart });
+    await events.emit(store.id, 'CART_ABANDONED', { abandonedCart });
     return { status: 201, body: ok({ abandonedCart }) };
   },
 };

@@ -44,7 +44,7 @@ export const customerHandlers: Pick<
     checkDocument(record);
     await duplicateAs(deps.repositories.customers.createCustomer(record), ...documentTaken(record));
     const customer = await readShape(deps, record);
-    deps.events.emit(storeId, 'CUSTOMER_CREATED', { customer });
+    await deps.events.emit(storeId, 'CUSTOMER_CREATED', { customer });
     return { status: 201, body: ok({ customer }) };
   },
 

@@ -35,7 +35,7 @@ export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createL
       updatedAt: at,
     };
     await repositories.leads.createLead(lead);
-    events.emit(store.id, 'LEAD_CREATED', { lead });
+    await events.emit(store.id, 'LEAD_CREATED', { lead });
     return { status: 201, body: ok({ lead }) };
   },
 };

@@ -66,7 +66,7 @@ export const productHandlers: Pick<
     const product = newProduct(storeId, store?.currency ?? 'BRL', body);
     checkProductRules(product);
     await duplicateAs(repositories.products.createProduct(product), ...slugTaken(product));
-    events.emit(storeId, 'PRODUCT_CREATED', { product: productOf(product) });
+    await events.emit(storeId, 'PRODUCT_CREATED', { product: productOf(product) });
     return { status: 201, body: ok({ product: productOf(product) }) };
   },
 
@@ -94,14 +94,14 @@ export const productHandlers: Pick<
     };
     checkProductRules(updated);
     await duplicateAs(repositories.products.updateProduct(updated), ...slugTaken(updated));
-    events.emit(storeId, 'PRODUCT_UPDATED', { product: productOf(updated) });
+    await events.emit(storeId, 'PRODUCT_UPDATED', { product: productOf(updated) });
     return { status: 200, body: ok({ product: productOf(updated) }) };
   },
 
   async deleteProduct({ storeId, path }, { repositories, events }) {
     const product = await repositories.products.getProductById(storeId, path.productId);
     if (!product || !(await repositories.products.deleteProduct(storeId, product.id))) throw notFound();
-    events.emit(storeId, 'PRODUCT_DELETED', { product: productOf(product) });
+    await events.emit(storeId, 'PRODUCT_DELETED', { product: productOf(product) });
     return { status: 204, body: undefined };
   },
 };

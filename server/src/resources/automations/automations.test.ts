@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { openStore, type Store } from '../src/db/database.ts';
-import { createRepositories, type Repositories } from '../src/resources/index.ts';
-import { adminHeaders, call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
+import {
+  adminHeaders,
+  call,
+  createTenant,
+  engines,
+  startServer,
+  type Tenant,
+  type TestServer,
+} from '../../../test/harness.ts';
+import { loadConfig } from '../../config.ts';
+import { openStore, type Store } from '../../db/database.ts';
+import { createRepositories, type Repositories } from '../../resources/index.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
@@ -64,7 +72,7 @@ describe.each(engines)('automations on %s', (engine) => {
     await server.close();
   });
 
-  it('creates an automation inactive even when active: true is sent, keeps step ids, and reads it back', async () => {
+  it('createAutomation creates it inactive even when active: true is sent, keeps step ids; getAutomationById reads it back', async () => {
     const body = { ...flow(), active: true };
     body.steps.push({ type: 'action', name: 'send_sms', data: { message: 'Seu PIX vence hoje' } } as never);
     const created = await v1('POST', '/api/v1/automations', body);
@@ -99,7 +107,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect(list.body.data.automations).toContainEqual(automation);
   });
 
-  it('validates without storing: the echo has the steps as sent and active false', async () => {
+  it('validateAutomation stores nothing: the echo has the steps as sent and active false', async () => {
     const before = (await v1('GET', '/api/v1/automations')).body.data.pagination.total;
     const body = {
       ...flow(),
@@ -119,7 +127,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect((await v1('GET', '/api/v1/automations')).body.data.pagination.total).toBe(before);
   });
 
-  it('accepts SMS and WhatsApp actions by template of their channel or by message', async () => {
+  it('createAutomation accepts SMS and WhatsApp actions by template of their channel or by message', async () => {
     const steps = [
       { type: 'action', name: 'send_sms', data: { template_id: smsId } },
       { type: 'action', name: 'send_whatsapp', data: { template_id: whatsappId } },
@@ -208,31 +216,34 @@ describe.each(engines)('automations on %s', (engine) => {
       () => ({ steps: [{ id: 'a', type: 'delay', minutes: 5, nextId: 'a' }] }),
       'steps.0.nextId',
     ],
-  ])('finds %s: validate says why, create and update answer 400 with the same path', async (_name, change, path) => {
-    const body = { ...flow(), ...change() };
-    const validated = await v1('POST', '/api/v1/automations/validate', body);
-    expect(validated.status).toBe(200);
-    expect(validated.body.data.valid).toBe(false);
-    expect(validated.body.data.automation.active).toBe(false);
-    expect(validated.body.data.errors.map((issue: Issue) => issue.path)).toContain(path);
+  ])(
+    'validateAutomation finds %s and says why; createAutomation and updateAutomation answer 400 with the same path',
+    async (_name, change, path) => {
+      const body = { ...flow(), ...change() };
+      const validated = await v1('POST', '/api/v1/automations/validate', body);
+      expect(validated.status).toBe(200);
+      expect(validated.body.data.valid).toBe(false);
+      expect(validated.body.data.automation.active).toBe(false);
+      expect(validated.body.data.errors.map((issue: Issue) => issue.path)).toContain(path);
 
-    if (path !== 'trigger_event') {
-      const created = await v1('POST', '/api/v1/automations', body);
-      expect(created.status).toBe(400);
-      expect(created.body.error.code).toBe('VALIDATION_ERROR');
-      expect(created.body.error.details).toContainEqual({ location: 'body', path, reason: expect.any(String) });
-      const automation = (await v1('POST', '/api/v1/automations', flow())).body.data.automation;
-      const updated = await v1('PATCH', `/api/v1/automations/${automation.id}`, { steps: body.steps });
-      expect(updated.status).toBe(400);
-      expect(updated.body.error.details.map((d: Issue) => d.path)).toContain(path);
-    }
-  });
+      if (path !== 'trigger_event') {
+        const created = await v1('POST', '/api/v1/automations', body);
+        expect(created.status).toBe(400);
+        expect(created.body.error.code).toBe('VALIDATION_ERROR');
+        expect(created.body.error.details).toContainEqual({ location: 'body', path, reason: expect.any(String) });
+        const automation = (await v1('POST', '/api/v1/automations', flow())).body.data.automation;
+        const updated = await v1('PATCH', `/api/v1/automations/${automation.id}`, { steps: body.steps });
+        expect(updated.status).toBe(400);
+        expect(updated.body.error.details.map((d: Issue) => d.path)).toContain(path);
+      }
+    },
+  );
 
   it.each([
     ['a delay with fractional minutes', { type: 'delay', minutes: 1.5 }],
     ['an unknown step type', { type: 'branch', minutes: 1 }],
     ['an unknown operation', { type: 'action', name: 'send_fax', data: {} }],
-  ])('rejects %s with 400 (the schema), on validate and create', async (_name, step) => {
+  ])('validateAutomation and createAutomation reject %s with 400 (the schema)', async (_name, step) => {
     for (const path of ['/api/v1/automations/validate', '/api/v1/automations']) {
       const response = await v1('POST', path, { ...flow(), steps: [step] });
       expect(response.status).toBe(400);
@@ -243,7 +254,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect(unknownTrigger.body.error.details[0]).toMatchObject({ location: 'body', path: 'trigger_event' });
   });
 
-  it('updates only the sent fields; active: true switches the flow on', async () => {
+  it('updateAutomation changes only the sent fields; active: true switches the flow on', async () => {
     const automation = (await v1('POST', '/api/v1/automations', flow())).body.data.automation;
     const on = await v1('PATCH', `/api/v1/automations/${automation.id}`, { active: true });
     expect(on.status).toBe(200);
@@ -268,7 +279,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect((await v1('PATCH', `/api/v1/automations/${automation.id}`, {})).status).toBe(400);
   });
 
-  it('adds a step at the end of the main chain or after a named step, keeping nextId consistent', async () => {
+  it('addAutomationStep adds a step at the end of the main chain or after a named step, keeping nextId consistent', async () => {
     const automation = (await v1('POST', '/api/v1/automations', flow())).body.data.automation;
     const sms = action('send_sms', { message: 'Olá, seu PIX vence hoje.' }, { id: 'sms-lembrete' });
     const appended = await v1('POST', `/api/v1/automations/${automation.id}/steps`, { step: sms });
@@ -313,7 +324,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect((await v1('GET', `/api/v1/automations/${automation.id}`)).body).toEqual(inserted.body);
   });
 
-  it('adds the first step of an empty automation', async () => {
+  it('addAutomationStep adds the first step of an empty automation', async () => {
     const automation = (await v1('POST', '/api/v1/automations', { ...flow(), steps: [] })).body.data.automation;
     const added = await v1('POST', `/api/v1/automations/${automation.id}/steps`, {
       step: { type: 'delay', minutes: 1 },
@@ -321,7 +332,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect(added.body.data.automation.steps).toEqual([{ id: expect.any(String), type: 'delay', minutes: 1 }]);
   });
 
-  it('answers 404 for unknown ids and another store’s automation, and deletes', async () => {
+  it('getAutomationById, updateAutomation and deleteAutomation answer 404 for unknown ids and another store’s automation; deleteAutomation deletes', async () => {
     const automation = (await v1('POST', '/api/v1/automations', flow())).body.data.automation;
     const unknown = await v1('GET', `/api/v1/automations/${UNKNOWN}`);
     expect(unknown.status).toBe(404);
@@ -340,7 +351,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect((await v1('GET', `/api/v1/automations/${id}`)).status).toBe(404);
   });
 
-  it('lists by active and trigger_event, with pagination', async () => {
+  it('listAutomations filters by active and trigger_event, with pagination', async () => {
     const fresh = await createTenant(server);
     const create = async (name: string, trigger_event: string) =>
       (await v1('POST', '/api/v1/automations', { name, trigger_event, steps: [] }, fresh)).body.data.automation;
@@ -364,13 +375,13 @@ describe.each(engines)('automations on %s', (engine) => {
     ['limit=101', 'limit'],
     ['page=0', 'page'],
     ['trigger_event=pix.expired', 'trigger_event'],
-  ])('rejects the list query %s with 400', async (query, field) => {
+  ])('listAutomations rejects the query %s with 400', async (query, field) => {
     const response = await v1('GET', `/api/v1/automations?${query}`);
     expect(response.status).toBe(400);
     expect(response.body.error.details[0]).toMatchObject({ location: 'query', path: field });
   });
 
-  it('needs automations:read to validate and automations:write to change (403 AUTH_SCOPE_DENIED)', async () => {
+  it('validateAutomation needs automations:read and createAutomation automations:write (403 AUTH_SCOPE_DENIED)', async () => {
     const reader = await createTenant(server, ['automations:read']);
     const body = { ...flow(), steps: [action('send_sms', { message: 'oi' })] };
     expect((await v1('POST', '/api/v1/automations/validate', body, reader)).status).toBe(200);
@@ -390,7 +401,7 @@ describe.each(engines)('automations on %s', (engine) => {
     expect(denied.body.error.code).toBe('AUTH_SCOPE_DENIED');
   });
 
-  it('runs the active automations of a raised event: delays, then actions write the outbox', async () => {
+  it('raiseStoreEvent runs the active automations of the event: delays, then actions write the outbox', async () => {
     const shop = await createTenant(server);
     const email = await template(emailTemplate, shop);
     const steps = [
@@ -424,12 +435,12 @@ describe.each(engines)('automations on %s', (engine) => {
     const [runId] = raised.body.data.event.automationRunIds as string[];
     if (!runId) throw new Error('no run');
     await vi.waitFor(
-      async () => expect((await repositories.automationRuns.find(shop.storeId, runId))?.status).toBe('completed'),
+      async () => expect((await repositories.automationRuns.findRun(shop.storeId, runId))?.status).toBe('completed'),
       { timeout: 5000, interval: 20 },
     );
-    const run = await repositories.automationRuns.find(shop.storeId, runId);
+    const run = await repositories.automationRuns.findRun(shop.storeId, runId);
     expect(run).toMatchObject({ automationId: active.id, eventName: 'pix.generated', orderId, error: null });
-    expect(await repositories.automationRuns.outbox(shop.storeId, runId)).toEqual([
+    expect(await repositories.automationRuns.runOutbox(shop.storeId, runId)).toEqual([
       expect.objectContaining({
         position: 0,
         stepId: 'email',
@@ -449,10 +460,10 @@ describe.each(engines)('automations on %s', (engine) => {
         content: `PIX ${orderId} vence hoje`,
       }),
     ]);
-    expect(await repositories.automationRuns.outbox(other.storeId, runId)).toEqual([]);
+    expect(await repositories.automationRuns.runOutbox(other.storeId, runId)).toEqual([]);
   });
 
-  it('starts order.paid automations when an order is paid, and nothing for events no automation listens to', async () => {
+  it('changeOrderStatus to PAID starts order.paid automations, and nothing for events no automation listens to', async () => {
     const shop = await createTenant(server);
     const steps = [{ id: 'sms', type: 'action', name: 'send_sms', data: { message: 'Pedido {{order.id}} pago' } }];
     const onPaid = (await v1('POST', '/api/v1/automations', { ...flow(), trigger_event: 'order.paid', steps }, shop))
@@ -463,24 +474,24 @@ describe.each(engines)('automations on %s', (engine) => {
       body: { status: 'PENDING' },
     });
     expect(order.status).toBe(201);
-    expect(await repositories.automationRuns.ofAutomation(shop.storeId, onPaid.id)).toEqual([]);
+    expect(await repositories.automationRuns.runsOfAutomation(shop.storeId, onPaid.id)).toEqual([]);
     const orderId: string = order.body.data.order.id;
     const paid = await v1('POST', `/api/v1/orders/${orderId}/status`, { status: 'PAID' }, shop);
     expect(paid.status).toBe(200);
     await vi.waitFor(
       async () => {
-        const runs = await repositories.automationRuns.ofAutomation(shop.storeId, onPaid.id);
+        const runs = await repositories.automationRuns.runsOfAutomation(shop.storeId, onPaid.id);
         expect(runs).toEqual([expect.objectContaining({ eventName: 'order.paid', orderId, status: 'completed' })]);
       },
       { timeout: 5000, interval: 20 },
     );
-    const [run] = await repositories.automationRuns.ofAutomation(shop.storeId, onPaid.id);
-    expect((await repositories.automationRuns.outbox(shop.storeId, run?.id ?? '')).map((m) => m.content)).toEqual([
+    const [run] = await repositories.automationRuns.runsOfAutomation(shop.storeId, onPaid.id);
+    expect((await repositories.automationRuns.runOutbox(shop.storeId, run?.id ?? '')).map((m) => m.content)).toEqual([
       `Pedido ${orderId} pago`,
     ]);
   });
 
-  it('ends a run failed when its template was deleted after activation; earlier messages stay sent', async () => {
+  it('raiseStoreEvent: a run ends failed when its template was deleted after activation; earlier messages stay sent', async () => {
     const shop = await createTenant(server);
     const whatsapp = await template({ channel: 'whatsapp', message: 'Oi!' }, shop);
     const steps = [
@@ -495,18 +506,20 @@ describe.each(engines)('automations on %s', (engine) => {
     const [runId] = raised.body.data.event.automationRunIds as string[];
     if (!runId) throw new Error('no run');
     await vi.waitFor(
-      async () => expect((await repositories.automationRuns.find(shop.storeId, runId))?.status).toBe('failed'),
+      async () => expect((await repositories.automationRuns.findRun(shop.storeId, runId))?.status).toBe('failed'),
       { timeout: 5000, interval: 20 },
     );
-    expect((await repositories.automationRuns.find(shop.storeId, runId))?.error).toEqual(expect.any(String));
-    expect((await repositories.automationRuns.outbox(shop.storeId, runId)).map((m) => m.content)).toEqual(['Primeira']);
+    expect((await repositories.automationRuns.findRun(shop.storeId, runId))?.error).toEqual(expect.any(String));
+    expect((await repositories.automationRuns.runOutbox(shop.storeId, runId)).map((m) => m.content)).toEqual([
+      'Primeira',
+    ]);
     // Now that the template is gone the flow no longer validates.
     const switched = await v1('PATCH', `/api/v1/automations/${automation.id}`, { name: 'Outro' }, shop);
     expect(switched.status).toBe(400);
     expect(switched.body.error.details.map((d: Issue) => d.path)).toEqual(['steps.1.data.template_id']);
   });
 
-  it('raises with no matching automation (202, no runs), 404 for an unknown store, 401 without the admin token', async () => {
+  it('raiseStoreEvent with no matching automation (202, no runs), 404 for an unknown store, 401 without the admin token', async () => {
     const shop = await createTenant(server);
     const none = await raise(shop.storeId, { name: 'lead.created' });
     expect(none.status).toBe(202);

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { now } from '../domain/clock.ts';
-import { type NetworkPolicy, webhookUrlProblem } from '../domain/ssrf-guard.ts';
-import { isWebhookEvent } from '../domain/webhook-delivery.ts';
-import { ApiError, bodyFieldError, detail, notFound, validationError } from '../errors.ts';
-import { paginationOf } from '../repositories/pagination.ts';
-import { type WebhookEventName, type WebhookRecord, webhookOf } from '../repositories/webhooks-repository.ts';
-import { type Handlers, ok } from '../resources/operation.ts';
+import { now } from '../../domain/clock.ts';
+import { type NetworkPolicy, webhookUrlProblem } from '../../domain/ssrf-guard.ts';
+import { isWebhookEvent } from '../../domain/webhook-message.ts';
+import { ApiError, bodyFieldError, detail, notFound, validationError } from '../../errors.ts';
+import { type Handlers, ok } from '../operation.ts';
+import { type WebhookEventName, type WebhookRecord, webhookOf } from './repository.ts';
 
 /** `ORDER_CREATED,ORDER_PAID` → the names; an unknown name is 400 VALIDATION_ERROR naming `events`. */
 function eventsFilter(events: string | undefined): WebhookEventName[] | undefined {
@@ -29,18 +28,24 @@ function requireSafeUrl(url: string | undefined, network: NetworkPolicy): void {
 
 export const webhookHandlers: Pick<
   Handlers,
-  'listWebhooks' | 'createWebhook' | 'getWebhookById' | 'updateWebhook' | 'deleteWebhook'
+  | 'listWebhooks'
+  | 'createWebhook'
+  | 'getWebhookById'
+  | 'updateWebhook'
+  | 'deleteWebhook'
+  | 'listWebhookDeliveries'
+  | 'redeliverWebhookDelivery'
 > = {
   async listWebhooks({ storeId, query }, { repositories }) {
     const filters = { active: query.active, events: eventsFilter(query.events) };
-    const { webhooks, page } = await repositories.webhooks.list(storeId, filters, query);
-    return { status: 200, body: ok({ webhooks: webhooks.map(webhookOf), pagination: paginationOf(page) }) };
+    const { webhooks, pagination } = await repositories.webhooks.listWebhooks(storeId, filters, query);
+    return { status: 200, body: ok({ webhooks: webhooks.map(webhookOf), pagination }) };
   },
 
   async createWebhook({ storeId, body }, { repositories, network }) {
     requireSafeUrl(body.url, network);
-    const { page } = await repositories.webhooks.list(storeId, {}, { page: 1, limit: 1 });
-    if (page.total >= WEBHOOKS_PER_STORE) {
+    const { pagination } = await repositories.webhooks.listWebhooks(storeId, {}, { page: 1, limit: 1 });
+    if (pagination.total >= WEBHOOKS_PER_STORE) {
       throw new ApiError(409, 'RESOURCE_LIMIT_REACHED', `A loja já tem o máximo de ${WEBHOOKS_PER_STORE} webhooks.`);
     }
     const at = now();
@@ -51,35 +56,52 @@ export const webhookHandlers: Pick<
       description: body.description ?? null,
       url: body.url,
       events: body.events,
-      active: body.active ?? true,
-      retryAttempts: body.retryAttempts ?? 3,
-      timeout: body.timeout ?? 5000,
+      active: body.active,
+      retryAttempts: body.retryAttempts,
+      timeout: body.timeout,
       secret: body.secret ?? null,
       headers: body.headers ?? null,
       createdAt: at,
       updatedAt: at,
     };
-    await repositories.webhooks.insert(webhook);
+    await repositories.webhooks.createWebhook(webhook);
     return { status: 201, body: ok({ webhook: webhookOf(webhook) }) };
   },
 
   async getWebhookById({ storeId, path }, { repositories }) {
-    const webhook = await repositories.webhooks.find(storeId, path.webhookId);
+    const webhook = await repositories.webhooks.getWebhookById(storeId, path.webhookId);
     if (!webhook) throw notFound();
     return { status: 200, body: ok({ webhook: webhookOf(webhook) }) };
   },
 
   async updateWebhook({ storeId, path, body }, { repositories, network }) {
     requireSafeUrl(body.url, network);
-    const current = await repositories.webhooks.find(storeId, path.webhookId);
+    const current = await repositories.webhooks.getWebhookById(storeId, path.webhookId);
     if (!current) throw notFound();
     const updated: WebhookRecord = { ...current, ...body, updatedAt: now() };
-    await repositories.webhooks.replace(updated);
+    await repositories.webhooks.updateWebhook(updated);
     return { status: 200, body: ok({ webhook: webhookOf(updated) }) };
   },
 
   async deleteWebhook({ storeId, path }, { repositories }) {
-    if (!(await repositories.webhooks.delete(storeId, path.webhookId))) throw notFound();
+    if (!(await repositories.webhooks.deleteWebhook(storeId, path.webhookId))) throw notFound();
     return { status: 204, body: undefined };
+  },
+
+  async listWebhookDeliveries({ storeId, path, query }, { repositories }) {
+    if (!(await repositories.webhooks.getWebhookById(storeId, path.webhookId))) throw notFound();
+    const page = await repositories.webhookDeliveries.listWebhookDeliveries(storeId, path.webhookId, query);
+    return { status: 200, body: ok(page) };
+  },
+
+  async redeliverWebhookDelivery({ storeId, path }, { repositories }) {
+    const delivery = await repositories.webhookDeliveries.redeliverWebhookDelivery(
+      storeId,
+      path.webhookId,
+      path.deliveryId,
+      now(),
+    );
+    if (!delivery) throw notFound();
+    return { status: 202, body: ok({ delivery }) };
   },
 };

@@ -7,14 +7,13 @@ import {
   type Step,
   type TemplateLookup,
   withStepIds,
-} from '../domain/automation-chain.ts';
-import { startAutomations } from '../domain/automation-triggers.ts';
-import { now } from '../domain/clock.ts';
-import { bodyFieldError, detail, notFound, validationError } from '../errors.ts';
-import { type AutomationRecord, automationOf } from '../repositories/automations-repository.ts';
-import { paginationOf } from '../repositories/pagination.ts';
-import type { Repositories } from '../resources/index.ts';
-import { type Handlers, ok } from '../resources/operation.ts';
+} from '../../domain/automation-chain.ts';
+import { startAutomations } from '../../domain/automation-triggers.ts';
+import { now } from '../../domain/clock.ts';
+import { bodyFieldError, detail, notFound, validationError } from '../../errors.ts';
+import type { Repositories } from '../index.ts';
+import { type Handlers, ok } from '../operation.ts';
+import { type AutomationRecord, automationOf } from './repository.ts';
 
 const templatesOf =
   (repositories: Repositories, storeId: string): TemplateLookup =>
@@ -38,12 +37,8 @@ export const automationHandlers: Pick<
   | 'raiseStoreEvent'
 > = {
   async listAutomations({ storeId, query }, { repositories }) {
-    const filters = { active: query.active, triggerEvent: query.trigger_event };
-    const { automations, page } = await repositories.automations.list(storeId, filters, query);
-    return {
-      status: 200,
-      body: ok({ automations: automations.map(automationOf), pagination: paginationOf(page) }),
-    };
+    const { records, pagination } = await repositories.automations.listAutomations(storeId, query);
+    return { status: 200, body: ok({ automations: records.map(automationOf), pagination }) };
   },
 
   async createAutomation({ storeId, body }, { repositories }) {
@@ -60,7 +55,7 @@ export const automationHandlers: Pick<
       steps: withStepIds(body.steps),
       updatedAt: at,
     };
-    await repositories.automations.insert(automation);
+    await repositories.automations.createAutomation(automation);
     return { status: 201, body: ok({ automation: automationOf(automation) }) };
   },
 
@@ -77,13 +72,13 @@ export const automationHandlers: Pick<
   },
 
   async getAutomationById({ storeId, path }, { repositories }) {
-    const automation = await repositories.automations.find(storeId, path.automationId);
+    const automation = await repositories.automations.getAutomationById(storeId, path.automationId);
     if (!automation) throw notFound();
     return { status: 200, body: ok({ automation: automationOf(automation) }) };
   },
 
   async updateAutomation({ storeId, path, body }, { repositories }) {
-    const current = await repositories.automations.find(storeId, path.automationId);
+    const current = await repositories.automations.getAutomationById(storeId, path.automationId);
     if (!current) throw notFound();
     const { steps, ...fields } = body;
     const updated: AutomationRecord = {
@@ -94,17 +89,17 @@ export const automationHandlers: Pick<
     };
     // The result is checked whole: switching on a flow whose template was deleted meanwhile is refused too.
     rejectIssues(await checkAutomation(updated, templatesOf(repositories, storeId)));
-    await repositories.automations.replace(updated);
+    await repositories.automations.updateAutomation(updated);
     return { status: 200, body: ok({ automation: automationOf(updated) }) };
   },
 
   async deleteAutomation({ storeId, path }, { repositories }) {
-    if (!(await repositories.automations.delete(storeId, path.automationId))) throw notFound();
+    if (!(await repositories.automations.deleteAutomation(storeId, path.automationId))) throw notFound();
     return { status: 204, body: undefined };
   },
 
   async addAutomationStep({ storeId, path, body }, { repositories }) {
-    const current = await repositories.automations.find(storeId, path.automationId);
+    const current = await repositories.automations.getAutomationById(storeId, path.automationId);
     if (!current) throw notFound();
     const taken = new Set(current.steps.flatMap((step) => (step.id === undefined ? [] : [step.id])));
     const step: Step & { id: string } = { ...body.step, id: body.step.id ?? newStepId(taken) };
@@ -124,15 +119,15 @@ export const automationHandlers: Pick<
       })),
     );
     const updated: AutomationRecord = { ...current, steps: inserted.steps, updatedAt: now() };
-    await repositories.automations.replace(updated);
+    await repositories.automations.updateAutomation(updated);
     return { status: 200, body: ok({ automation: automationOf(updated) }) };
   },
 
-  async raiseStoreEvent({ path, body }, { repositories, events }) {
+  async raiseStoreEvent({ path, body }, { repositories }) {
     const store = await repositories.stores.find(path.storeId);
     if (!store) throw notFound();
     const event = { id: randomUUID(), name: body.name, orderId: body.orderId ?? null, acceptedAt: now() };
-    const automationRunIds = await startAutomations(repositories, events, store.id, event);
+    const automationRunIds = await startAutomations(repositories, store.id, event);
     return { status: 202, body: ok({ event: { ...event, automationRunIds } }) };
   },
 };

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import type { Repositories } from '../resources/index.ts';
+import { startAutomations, triggerOf } from './automation-triggers.ts';
+import { now } from './clock.ts';
+import type { DomainEvents } from './events.ts';
+import { isWebhookEvent, newMessageId, webhookMessage } from './webhook-message.ts';
+
+/**
+ * The transactional outbox: store events written through the repositories of the change that raises them (the
+ * pool, or the request's transaction), so a delivery or a run exists exactly when the change does. An event
+ * becomes one delivery per active webhook of the store subscribed to it (one message id and body for all) and
+ * one run per active automation it triggers; the delivery worker sends and runs them.
+ */
+export function outboxEvents(
+  repositories: Pick<Repositories, 'webhooks' | 'webhookDeliveries' | 'automations' | 'automationRuns'>,
+): DomainEvents {
+  return {
+    async emit(storeId, name, payload) {
+      const at = now();
+      if (isWebhookEvent(name)) {
+        const subscribers = await repositories.webhooks.subscribers(storeId, name);
+        const messageId = newMessageId();
+        const body = webhookMessage(messageId, name, at, storeId, payload);
+        await repositories.webhookDeliveries.enqueueDeliveries(
+          subscribers.map((webhook) => ({
+            id: randomUUID(),
+            store_id: storeId,
+            webhook_id: webhook.id,
+            message_id: messageId,
+            event_type: name,
+            payload: body,
+            status: 'PENDING',
+            attempts: 0,
+            max_attempts: 1 + webhook.retryAttempts,
+            next_attempt_at: at,
+            created_at: at,
+            updated_at: at,
+          })),
+        );
+      }
+      const trigger = triggerOf(name);
+      if (trigger) {
+        const order = payload.order as { id?: unknown } | undefined;
+        await startAutomations(repositories, storeId, {
+          id: randomUUID(),
+          name: trigger,
+          orderId: typeof order?.id === 'string' ? order.id : null,
+          acceptedAt: at,
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { randomInt } from 'node:crypto';
+import type { components } from '../../../generated/openapi.ts';
+import { webhookSignature } from './webhook-signature.ts';
+
+type WebhookEventName = components['schemas']['WebhookEventName'];
+
+/** Every webhook event of the contract (a Record, so the type checker keeps it complete). */
+const WEBHOOK_EVENTS: Record<WebhookEventName, true> = {
+  ORDER_CREATED: true,
+  ORDER_PAID: true,
+  ORDER_SHIPPED: true,
+  ORDER_DELIVERED: true,
+  ORDER_CANCELLED: true,
+  ORDER_REFUNDED: true,
+  PRODUCT_CREATED: true,
+  PRODUCT_UPDATED: true,
+  PRODUCT_DELETED: true,
+  CART_ABANDONED: true,
+  CUSTOMER_CREATED: true,
+  LEAD_CREATED: true,
+};
+
+export const isWebhookEvent = (name: string): name is WebhookEventName => Object.hasOwn(WEBHOOK_EVENTS, name);
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `msg_` and 24 random alphanumerics (the contract's `webhook-id` pattern). */
+export function newMessageId(): string {
+  let id = 'msg_';
+  for (let i = 0; i < 24; i++) id += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+  return id;
+}
+
+/** The body of a delivery: `{ id, type, createdAt, storeId, data }`, `data` being the event payload. */
+export const webhookMessage = (
+  id: string,
+  type: WebhookEventName,
+  createdAt: string,
+  storeId: string,
+  data: Record<string, unknown>,
+): string => JSON.stringify({ id, type, createdAt, storeId, data });
+
+/** Custom headers may not replace these (the contract: not the `webhook-*` nor `content-type` headers). */
+const isReservedHeader = (name: string) => /^(content-type|webhook-.*)$/i.test(name);
+
+/**
+ * The headers of one attempt: the webhook's custom headers, then the Standard Webhooks ones: the message id
+ * (the same on every attempt), the attempt's timestamp (seconds) and, when the webhook has a secret, the
+ * signature of `{id}.{timestamp}.{body}`.
+ */
+export function attemptHeaders(
+  webhook: { headers: Record<string, string> | null; secret: string | null },
+  messageId: string,
+  timestamp: number,
+  body: string,
+): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(webhook.headers ?? {})) {
+    if (!isReservedHeader(name)) headers.set(name, value);
+  }
+  headers.set('content-type', 'application/json');
+  headers.set('webhook-id', messageId);
+  headers.set('webhook-timestamp', String(timestamp));
+  if (webhook.secret !== null)
+    headers.set('webhook-signature', webhookSignature(webhook.secret, messageId, timestamp, body));
+  return headers;
+}

@@ -1,0 +1,186 @@
+import type { AliasedSelectQueryBuilder, Kysely } from 'kysely';
+import type { components, operations } from '../../../../generated/openapi.ts';
+import { flag, json, nullableJson } from '../../db/column-codecs.ts';
+import { inTransaction } from '../../db/in-transaction.ts';
+import { type PageRequest, pageOf, type StoredOf, storeTable } from '../../db/store-table.ts';
+import { readWindow } from '../../repositories/pagination.ts';
+import type { Database } from '../index.ts';
+
+type Schemas = components['schemas'];
+export type Webhook = Schemas['Webhook'];
+export type WebhookEventName = Schemas['WebhookEventName'];
+type ListWebhooksQuery = NonNullable<operations['listWebhooks']['parameters']['query']>;
+
+export const webhookColumns = {
+  events: json<WebhookEventName[]>(),
+  active: flag,
+  headers: nullableJson<Record<string, string>>(),
+};
+
+/** A webhook as stored: the read shape plus the signing secret (never part of any response). */
+export type WebhookRecord = StoredOf<'webhooks', typeof webhookColumns>;
+
+/** The read shape: the secret is replaced by `hasSecret`. */
+export function webhookOf({ secret, ...webhook }: WebhookRecord): Webhook {
+  return { ...webhook, hasSecret: secret !== null };
+}
+
+type Window = ReturnType<typeof readWindow>;
+/** A page of webhook ids and their creation times, as a subquery. */
+type PageIds = AliasedSelectQueryBuilder<{ webhook_id: string; created_at: string }, 'page_ids'>;
+
+/** The list's filters, `events` already split into names. */
+export type WebhookFilters = Pick<ListWebhooksQuery, 'active'> & { events?: readonly WebhookEventName[] | undefined };
+
+export function webhooksRepository(db: Kysely<Database>) {
+  const webhooks = storeTable(db, 'webhooks', webhookColumns);
+
+  /** Moves the store's webhook counts by `total` and `active` (inside the transaction of the change). */
+  const count = (trx: Kysely<Database>, storeId: string, total: number, active: number) =>
+    trx
+      .insertInto('webhook_counts')
+      .values({ store_id: storeId, total, active })
+      .onConflict((conflict) =>
+        conflict.column('store_id').doUpdateSet((eb) => ({
+          total: eb('webhook_counts.total', '+', total),
+          active: eb('webhook_counts.active', '+', active),
+        })),
+      )
+      .execute();
+
+  const subscriptions = (webhook: WebhookRecord) =>
+    webhook.events.map((event) => ({
+      webhook_id: webhook.id,
+      store_id: webhook.storeId,
+      event,
+      active: webhook.active ? 1 : 0,
+      created_at: webhook.createdAt,
+    }));
+
+  /** The webhooks of a page of ids, in the window's order. */
+  async function rowsOf(ids: PageIds, newestFirst: boolean): Promise<WebhookRecord[]> {
+    const direction = newestFirst ? 'desc' : 'asc';
+    const rows = await db
+      .selectFrom(ids)
+      .innerJoin('webhooks', 'webhooks.id', 'page_ids.webhook_id')
+      .selectAll('webhooks')
+      .orderBy('page_ids.created_at', direction)
+      .orderBy('page_ids.webhook_id', direction)
+      .execute();
+    if (!newestFirst) rows.reverse();
+    return rows.map(webhooks.decode);
+  }
+  /** Without `events`: the page's ids from webhooks by store, active and created order. */
+  const unfilteredIds = (storeId: string, active: boolean | undefined, window: Window): PageIds => {
+    const direction = window.newestFirst ? 'desc' : 'asc';
+    let query = db.selectFrom('webhooks').where('store_id', '=', storeId);
+    if (active !== undefined) query = query.where('active', '=', active ? 1 : 0);
+    return query
+      .select(['webhooks.id as webhook_id', 'webhooks.created_at'])
+      .orderBy('webhooks.created_at', direction)
+      .orderBy('webhooks.id', direction)
+      .limit(window.limit)
+      .offset(window.offset)
+      .as('page_ids');
+  };
+  // With `events`: a webhook subscribed to several of them has one entry per event, grouped back into one.
+  const subscribed = (storeId: string, events: readonly WebhookEventName[], active: boolean | undefined) => {
+    let query = db
+      .selectFrom('webhook_events')
+      .where('webhook_events.store_id', '=', storeId)
+      .where('webhook_events.event', 'in', events);
+    if (active !== undefined) query = query.where('webhook_events.active', '=', active ? 1 : 0);
+    return query
+      .select(['webhook_events.webhook_id', 'webhook_events.created_at'])
+      .groupBy(['webhook_events.created_at', 'webhook_events.webhook_id']);
+  };
+  const subscribedIds = (matching: ReturnType<typeof subscribed>, window: Window): PageIds => {
+    const direction = window.newestFirst ? 'desc' : 'asc';
+    return matching
+      .orderBy('webhook_events.created_at', direction)
+      .orderBy('webhook_events.webhook_id', direction)
+      .limit(window.limit)
+      .offset(window.offset)
+      .as('page_ids');
+  };
+
+  return {
+    createWebhook: (webhook: WebhookRecord) =>
+      inTransaction(db, async (trx) => {
+        await storeTable(trx, 'webhooks', webhookColumns).insert(webhook);
+        await trx.insertInto('webhook_events').values(subscriptions(webhook)).execute();
+        await count(trx, webhook.storeId, 1, webhook.active ? 1 : 0);
+      }),
+
+    getWebhookById: webhooks.find,
+
+    updateWebhook: (webhook: WebhookRecord) =>
+      inTransaction(db, async (trx) => {
+        const before = await storeTable(trx, 'webhooks', webhookColumns).find(webhook.storeId, webhook.id);
+        if (before && before.active !== webhook.active) await count(trx, webhook.storeId, 0, webhook.active ? 1 : -1);
+        await storeTable(trx, 'webhooks', webhookColumns).replace(webhook);
+        await trx.deleteFrom('webhook_events').where('webhook_id', '=', webhook.id).execute();
+        await trx.insertInto('webhook_events').values(subscriptions(webhook)).execute();
+      }),
+
+    deleteWebhook: (storeId: string, id: string) =>
+      inTransaction(db, async (trx) => {
+        const deleted = await trx
+          .deleteFrom('webhooks')
+          .where('store_id', '=', storeId)
+          .where('id', '=', id)
+          .returning('active')
+          .executeTakeFirst();
+        if (deleted) await count(trx, storeId, -1, flag.fromColumn(deleted.active) ? -1 : 0);
+        return deleted !== undefined;
+      }),
+
+    /**
+     * Newest first. The page's ids are picked from an index alone (without `events`: webhooks by store, active
+     * and created order, the total from `webhook_counts`; with `events`: the subscriptions by store and created
+     * order), and only those ids are joined to their rows, so the last page of a store with 100,000 webhooks
+     * costs about what the first does.
+     */
+    async listWebhooks(storeId: string, filters: WebhookFilters, request: PageRequest) {
+      const events = filters.events ?? [];
+      let total: number;
+      if (events.length === 0) {
+        const counts = await db
+          .selectFrom('webhook_counts')
+          .select(['total', 'active'])
+          .where('store_id', '=', storeId)
+          .executeTakeFirst();
+        const all = Number(counts?.total ?? 0);
+        const active = Number(counts?.active ?? 0);
+        total = filters.active === undefined ? all : filters.active ? active : all - active;
+      } else {
+        const counted = await db
+          .selectFrom(subscribed(storeId, events, filters.active).as('matching'))
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst();
+        total = Number(counted?.n ?? 0);
+      }
+      const { offset, ...pagination } = pageOf(request, total);
+      if (offset >= total) return { webhooks: [], pagination };
+      const window = readWindow({ offset, limit: pagination.limit, total });
+      const ids =
+        events.length === 0
+          ? unfilteredIds(storeId, filters.active, window)
+          : subscribedIds(subscribed(storeId, events, filters.active), window);
+      return { webhooks: await rowsOf(ids, window.newestFirst), pagination };
+    },
+
+    /** The store's active webhooks subscribed to `event` (who an event is delivered to). */
+    async subscribers(storeId: string, event: string): Promise<WebhookRecord[]> {
+      const rows = await db
+        .selectFrom('webhooks')
+        .innerJoin('webhook_events', 'webhook_events.webhook_id', 'webhooks.id')
+        .selectAll('webhooks')
+        .where('webhook_events.store_id', '=', storeId)
+        .where('webhook_events.event', '=', event as WebhookEventName)
+        .where('webhook_events.active', '=', 1)
+        .execute();
+      return rows.map(webhooks.decode);
+    },
+  };
+}
