@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import type { operations } from '../../generated/openapi.ts';
+import type { components, operations } from '../../generated/openapi.ts';
 
 /**
  * The `webhooks:` deliveries (`orderCreatedWebhook`, ...: an event name + `Webhook`) are sent, not served. The
@@ -88,5 +88,10 @@ export function operationsOf(contract: RawContract): Operation[] {
 
 export const contract = loadContract();
 export const contractOperations = operationsOf(contract);
-/** Every scope any operation names: the default scopes of a new API key. */
-export const allScopes = [...new Set(contractOperations.flatMap((operation) => operation.scopes))].sort();
+/**
+ * Every scope any operation names: the default scopes of a new API key. The contract's ScopeName enum lists the
+ * same (rules.test.ts keeps them equal), hence the type.
+ */
+export const allScopes = [
+  ...new Set(contractOperations.flatMap((operation) => operation.scopes)),
+].sort() as components['schemas']['ScopeName'][];

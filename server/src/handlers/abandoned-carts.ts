@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { lineTotal } from '../domain/orders.ts';
-import { notFound, validationError } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import type { AbandonedCart } from '../repositories/abandoned-carts-repository.ts';
 import { now } from '../repositories/columns.ts';
 import { paginationOf } from '../repositories/pagination.ts';
-import { contactProblems } from './customers.ts';
 import { productLines } from './product-lines.ts';
 import { type Handlers, ok } from './types.ts';
 
@@ -38,8 +37,6 @@ export const abandonedCartHandlers: Pick<
     const { repositories, events } = deps;
     const store = await repositories.stores.find(path.storeId.toLowerCase());
     if (!store) throw notFound();
-    const problems = contactProblems(body.customer, 'customer.');
-    if (problems.length > 0) throw validationError(problems);
     const lines = await productLines(deps, store.id, body.items);
     const items = body.items.map((item, index) => {
       const line = lines[index];

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { notFound, validationError } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { now } from '../repositories/columns.ts';
 import type { Lead } from '../repositories/leads-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
-import { contactProblems } from './customers.ts';
 import { type Handlers, ok } from './types.ts';
 
 export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createLead'> = {
@@ -21,8 +20,6 @@ export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createL
   async createLead({ path, body }, { repositories, events }) {
     const store = await repositories.stores.find(path.storeId.toLowerCase());
     if (!store) throw notFound();
-    const problems = contactProblems(body);
-    if (problems.length > 0) throw validationError(problems);
     const at = now();
     const lead: Lead = {
       id: randomUUID(),

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { bodyFieldError, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { now } from '../repositories/columns.ts';
 import type { Metatag } from '../repositories/metatags-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
+import { ruleError, ruleViolation } from '../rules.ts';
 import { type Handlers, ok } from './types.ts';
 
 /** `ALL` means every page and is not combined with other pages. */
 function checkPages(pages: Metatag['pages']): void {
   if (pages.includes('ALL') && pages.length > 1) {
-    throw bodyFieldError('pages', 'ALL não pode ser combinado com outras páginas');
+    throw ruleError(ruleViolation('metatag-all-pages-alone', 'pages', 'ALL não pode ser combinado com outras páginas'));
   }
 }
 

@@ -1,6 +1,7 @@
 // Rules shared by the offers and pricing handlers: references to the store's catalog and validity windows.
-import { bodyFieldError, detail, type ErrorDetail, referenceNotFound } from '../errors.ts';
+import { detail, type ErrorDetail, referenceNotFound } from '../errors.ts';
 import type { Repositories } from '../repositories/index.ts';
+import { ruleError, ruleViolation } from '../rules.ts';
 
 /** A referenced id and the body path that carried it (`items.1.productId`, `triggerProductIds.0`). */
 export interface Reference {
@@ -46,11 +47,13 @@ export async function requireReferences(
 /** An end that is set must be later than a start that is set (400 naming the end field). */
 export function requireWindow(start: string | null, end: string | null, endPath: string, startPath: string): void {
   if (start !== null && end !== null && Date.parse(end) <= Date.parse(start)) {
-    throw bodyFieldError(endPath, `deve ser posterior a ${startPath}`);
+    throw ruleError(ruleViolation('offer-window-order', endPath, `deve ser posterior a ${startPath}`));
   }
 }
 
 /** A PERCENT discount is at most 100 (checked on the resulting record, so an update cannot slip past it). */
 export function requirePercentAtMost100(type: string, amount: number, path: string): void {
-  if (type === 'PERCENT' && amount > 100) throw bodyFieldError(path, 'percentual deve ser no máximo 100');
+  if (type === 'PERCENT' && amount > 100) {
+    throw ruleError(ruleViolation('percent-at-most-100', path, 'percentual deve ser no máximo 100'));
+  }
 }

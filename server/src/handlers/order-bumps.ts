@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
 import { discountedPrice } from '../domain/pricing.ts';
-import { bodyFieldError, detail, notFound, referenceNotFound } from '../errors.ts';
+import { detail, notFound, referenceNotFound } from '../errors.ts';
 import { now } from '../repositories/columns.ts';
 import type { OrderBump } from '../repositories/order-bumps-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
+import { ruleError, ruleViolation } from '../rules.ts';
 import { referencesAt, requirePercentAtMost100, requireReferences, requireWindow } from './offer-rules.ts';
 import type { Deps } from './types.ts';
 import { type Handlers, ok } from './types.ts';
@@ -18,7 +19,9 @@ function checkBumpRules(bump: OrderBump): void {
   requirePercentAtMost100(bump.discountType, bump.discountAmount, 'discountAmount');
   requireWindow(bump.startsAt, bump.endsAt, 'endsAt', 'startsAt');
   if (bump.minCartTotal !== null && bump.maxCartTotal !== null && bump.maxCartTotal < bump.minCartTotal) {
-    throw bodyFieldError('maxCartTotal', 'deve ser maior ou igual a minCartTotal');
+    throw ruleError(
+      ruleViolation('order-bump-cart-total-order', 'maxCartTotal', 'deve ser maior ou igual a minCartTotal'),
+    );
   }
 }
 
@@ -110,7 +113,10 @@ export const orderBumpHandlers: Pick<
     checkBumpRules(bump);
     const { price, discountedPrice, cover } = await priceFromCatalog(deps, storeId, bump, body);
     const image = body.image ?? cover;
-    if (image === null) throw bodyFieldError('image', 'obrigatório quando o produto não tem imagem');
+    if (image === null)
+      throw ruleError(
+        ruleViolation('order-bump-image-required', 'image', 'obrigatório quando o produto não tem imagem'),
+      );
     const orderBump: OrderBump = { ...bump, image, price, discountedPrice };
     await deps.repositories.orderBumps.insert(orderBump);
     return { status: 201, body: ok({ orderBump }) };

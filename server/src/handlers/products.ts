@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
 import { slugify } from '../domain/slug.ts';
-import { bodyFieldError, duplicateEntry, notFound } from '../errors.ts';
+import { duplicateEntry, notFound } from '../errors.ts';
 import { now } from '../repositories/columns.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type ProductRecord, type ProductsRepository, productOf } from '../repositories/products-repository.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
+import { ruleError, ruleViolation } from '../rules.ts';
 import { type Handlers, ok } from './types.ts';
 
 type ProductCreate = components['schemas']['ProductCreate'];
@@ -13,10 +14,12 @@ type ProductCreate = components['schemas']['ProductCreate'];
 /** The rules the schema cannot state, checked on the product as it would be stored. */
 function checkProductRules(product: ProductRecord): void {
   if (product.type === 'PHYSICAL' && product.logistics === null) {
-    throw bodyFieldError('logistics', 'campo obrigatório quando o tipo é PHYSICAL');
+    throw ruleError(
+      ruleViolation('product-logistics-when-physical', 'logistics', 'campo obrigatório quando o tipo é PHYSICAL'),
+    );
   }
   if (product.discountedPrice !== null && product.discountedPrice >= product.price) {
-    throw bodyFieldError('discountedPrice', 'deve ser menor que price');
+    throw ruleError(ruleViolation('product-discounted-below-price', 'discountedPrice', 'deve ser menor que price'));
   }
 }
 

@@ -1,28 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { isWebhookEvent } from '../domain/webhook-delivery.ts';
-import { detail, notFound, validationError } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { now } from '../repositories/columns.ts';
 import { paginationOf } from '../repositories/pagination.ts';
-import { type WebhookEventName, type WebhookRecord, webhookOf } from '../repositories/webhooks-repository.ts';
+import { type WebhookRecord, webhookOf } from '../repositories/webhooks-repository.ts';
 import { type Handlers, ok } from './types.ts';
-
-/** `ORDER_CREATED,ORDER_PAID` → the names; an unknown name is 400 VALIDATION_ERROR naming `events`. */
-function eventsFilter(events: string | undefined): WebhookEventName[] | undefined {
-  if (events === undefined) return undefined;
-  const names = events.split(',');
-  const unknown = names.filter((name) => !isWebhookEvent(name));
-  if (unknown.length > 0) {
-    throw validationError([detail('query', 'events', `evento desconhecido: ${unknown.join(', ')}`)]);
-  }
-  return names.filter(isWebhookEvent);
-}
 
 export const webhookHandlers: Pick<
   Handlers,
   'listWebhooks' | 'createWebhook' | 'getWebhookById' | 'updateWebhook' | 'deleteWebhook'
 > = {
   async listWebhooks({ storeId, query }, { repositories }) {
-    const filters = { active: query.active, events: eventsFilter(query.events) };
+    const filters = { active: query.active, events: query.events };
     const { webhooks, page } = await repositories.webhooks.list(storeId, filters, query);
     return { status: 200, body: ok({ webhooks: webhooks.map(webhookOf), pagination: paginationOf(page) }) };
   },
