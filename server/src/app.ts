@@ -12,6 +12,7 @@ import { handlers as allHandlers } from './handlers/index.ts';
 import type { Handlers } from './handlers/types.ts';
 import { authenticate } from './http/authenticate.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
+import { lowercaseBodyUuids, lowercaseUrlUuids } from './http/lowercase-uuids.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
 import { cacheRouteMatchers } from './http/route-matcher-cache.ts';
@@ -41,7 +42,8 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   cacheRouteMatchers();
   const validator = OpenApiValidator.middleware({
     apiSpec: CONTRACT_PATH,
-    validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
+    // The contract says undeclared query parameters are ignored (info: Query strings).
+    validateRequests: { allowUnknownQueryParameters: true, allErrors: true },
     validateResponses: config.validateResponses,
     validateSecurity: false,
     validateFormats: true,
@@ -54,6 +56,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
     ...validator.slice(0, lookup + 1),
     authenticate({ credentials: repositories.credentials, rateLimiter, adminToken: config.adminToken }),
     express.json({ limit: '1mb' }),
+    lowercaseBodyUuids,
     ...validator.slice(lookup + 1),
   ];
 
@@ -61,6 +64,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestLog(logger));
+  app.use(lowercaseUrlUuids);
   app.use(chain);
   app.use(contractRoutes({ ...allHandlers, ...overrides }, { repositories, events }));
   app.use(unknownRoute);
