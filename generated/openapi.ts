@@ -1817,6 +1817,8 @@ export interface components {
             path: string;
             /** @description What is wrong, in Portuguese. */
             reason: string;
+            /** @description **Inferred** — for a rule checked beyond the schema, its id as the contract names it (`x-rule` on the `Rule…` example or schema that states it), e.g. `offer-window-order`; absent when a schema keyword failed. */
+            rule?: string;
         };
         /** @description **Documented** (section 7) — the standard error body; `meta.status` equals the HTTP status. */
         ErrorResponse: {

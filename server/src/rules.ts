@@ -14,9 +14,9 @@ export interface RuleIssue {
 /** The one way a handler or domain rule reports a broken rule (see RuleIssue). */
 export const ruleViolation = (rule: string, path: string, reason: string): RuleIssue => ({ rule, path, reason });
 
-/** The 400 VALIDATION_ERROR naming each issue as a body detail. */
+/** The 400 VALIDATION_ERROR naming each issue as a body detail with its rule id (ErrorDetail.rule). */
 export const ruleError = (...issues: RuleIssue[]) =>
-  validationError(issues.map((issue) => detail('body', issue.path, issue.reason)));
+  validationError(issues.map((issue) => ({ ...detail('body', issue.path, issue.reason), rule: issue.rule })));
 
 /** Throws ruleError when there are issues. */
 export function rejectRules(issues: readonly RuleIssue[]): void {
