@@ -23,6 +23,9 @@ export interface paths {
          *     in the store (409 `DUPLICATE_ENTRY`); PHYSICAL without logistics is 400 `VALIDATION_ERROR`;
          *     `discountedPrice` must be below `price`; description and shortDescription default to the name.
          *     With `Idempotency-Key`, a replay within 24 hours returns the same product with `Idempotent-Replayed: true`.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - `discountedPrice`, when set, is below `price` (on update, of the resulting product).
          */
         post: operations["createProduct"];
         delete?: never;
@@ -63,6 +66,10 @@ export interface paths {
          * @description **Documented** (section 4) — partial update with at least one field; unknown id 404
          *     `RESOURCE_NOT_FOUND`; an update that causes a duplicate slug 409 `DUPLICATE_ENTRY`. The success status
          *     (200) is inferred.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - A product whose resulting `type` is PHYSICAL has `logistics` (an update is checked against the stored product).
+         *     - `discountedPrice`, when set, is below `price` (on update, of the resulting product).
          */
         patch: operations["updateProduct"];
         trace?: never;
@@ -422,6 +429,9 @@ export interface paths {
          * @description **Inferred** — section 1 lists Customers but no endpoint is shown; partial update like the documented PATCH /api/v1/products/{productId}.
          *
          *     Changing `documentNumber` to one used by another customer of the store gives 409 DUPLICATE_ENTRY.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The resulting `documentType` and `documentNumber` match (CPF 11 digits, CNPJ 14), also when only one of them is sent.
          */
         patch: operations["updateCustomer"];
         trace?: never;
@@ -488,6 +498,11 @@ export interface paths {
         /**
          * Create an order bump
          * @description **Inferred** — section 2.9 says the create body is not shown; it takes the writable fields of the read shape (2.3), and price/discountedPrice are computed from the product.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
+         *     - `maxCartTotal` is not below `minCartTotal` when both are set (on update, of the resulting bump).
+         *     - `image` may be omitted only when the offered product has a cover image (the bump then uses it).
          */
         post: operations["createOrderBump"];
         delete?: never;
@@ -520,6 +535,12 @@ export interface paths {
         /**
          * Update an order bump
          * @description **Inferred** — section 2.9 says the update body is not shown; partial update like the documented product PATCH, with the same 422 rule for referenced ids.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
+         *     - A PERCENT `discountAmount` is at most 100, also when only `discountAmount` is sent and the stored `discountType` is PERCENT.
+         *     - `maxCartTotal` is not below `minCartTotal` when both are set (on update, of the resulting bump).
+         *     - `image` may be omitted only when the offered product has a cover image (the bump then uses it).
          */
         patch: operations["updateOrderBump"];
         trace?: never;
@@ -540,6 +561,9 @@ export interface paths {
         /**
          * Create a gift
          * @description **Inferred** — gifts are named in section 1 but no create endpoint is shown; productId must be a product of the store (422 otherwise).
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
          */
         post: operations["createGift"];
         delete?: never;
@@ -578,6 +602,9 @@ export interface paths {
         /**
          * Update a gift
          * @description **Inferred** — no gift update is shown; partial update like the documented product PATCH, with the same 422 rule for productId.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
          */
         patch: operations["updateGift"];
         trace?: never;
@@ -636,6 +663,9 @@ export interface paths {
         /**
          * Update a one-click upsell
          * @description **Inferred** — no upsell update is shown; partial update like the documented product PATCH, with the same 422 rule for product references.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - A PERCENT `discountAmount` is at most 100, also when only `discountAmount` is sent and the stored `discountType` is PERCENT.
          */
         patch: operations["updateUpsell"];
         trace?: never;
@@ -663,6 +693,9 @@ export interface paths {
          *     `code` is unique within the store: a second coupon with the same code answers 409 DUPLICATE_ENTRY.
          *     When `discountType` is PERCENT, `discountAmount` is at most 100. `endsAt`, when set, must be later than
          *     `startsAt` (the server answers 400 VALIDATION_ERROR otherwise). `status` defaults to ACTIVE.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
          */
         post: operations["createCoupon"];
         delete?: never;
@@ -701,6 +734,10 @@ export interface paths {
          *     This is also how a coupon is retired: section 1 says coupons are never deleted, so there is no DELETE
          *     operation; send `{"status": "INACTIVE"}` instead. Changing `code` to one already used by another coupon
          *     of the store answers 409 DUPLICATE_ENTRY. `usedCount` is maintained by the server and cannot be set.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
+         *     - A PERCENT `discountAmount` is at most 100, also when only `discountAmount` is sent and the stored `discountType` is PERCENT.
          */
         patch: operations["updateCoupon"];
         trace?: never;
@@ -723,6 +760,11 @@ export interface paths {
          * @description **Inferred** — section 2.9 says the create body is not shown; its fields mirror the documented read shape (2.4).
          *
          *     Every id in `productIds` must be a product of the store, otherwise 422 REFERENCE_NOT_FOUND.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
+         *     - Each tier has the lower bound its `ruleType` measures (on update, the stored `ruleType`), an upper bound not below it, a distinct `position`, no overlap with another tier (bounds inclusive, a null upper bound open-ended), and a PERCENT amount at most 100.
+         *     - When `appliesToAllProducts` is false, `productIds` has at least one product; when `applyDiscountTo` is ITEMS, `itemRangeStart` is set and `itemRangeEnd` is not below it; for ENTIRE_CART the three item-range fields are null (on update, of the resulting range).
          */
         post: operations["createDiscountRange"];
         delete?: never;
@@ -759,6 +801,11 @@ export interface paths {
          *     When `tiers` is sent it replaces the whole tier list (tier ids are regenerated). When `productIds` is sent
          *     it replaces the whole product list; every id must be a product of the store, otherwise 422
          *     REFERENCE_NOT_FOUND.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
+         *     - Each tier has the lower bound its `ruleType` measures (on update, the stored `ruleType`), an upper bound not below it, a distinct `position`, no overlap with another tier (bounds inclusive, a null upper bound open-ended), and a PERCENT amount at most 100.
+         *     - When `appliesToAllProducts` is false, `productIds` has at least one product; when `applyDiscountTo` is ITEMS, `itemRangeStart` is set and `itemRangeEnd` is not below it; for ENTIRE_CART the three item-range fields are null (on update, of the resulting range).
          */
         patch: operations["updateDiscountRange"];
         trace?: never;
@@ -911,6 +958,9 @@ export interface paths {
          * @description **Inferred** — the create body is not shown. New automations are created inactive (`active: false`,
          *     documented in sections 1 and 3). The steps are checked like the validate endpoint; any problem is 400
          *     `VALIDATION_ERROR` with the reasons in `details`. Steps without `id` get one.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The steps form a chain that can run: step ids are unique, every `nextId` names a step and never loops back, send_email has a `template_id`, send_sms/send_whatsapp a `message` or `template_id` (an SMS at most 160 characters), and every `template_id` is a template of the store for the action's channel (the same checks `validateAutomation` reports).
          */
         post: operations["createAutomation"];
         delete?: never;
@@ -974,6 +1024,9 @@ export interface paths {
          * Update an automation
          * @description **Documented** (section 4) — only the sent fields change; `active: true` switches the flow on. Scope
          *     `automations:write`. **Inferred**: 200 as the status; new steps are checked like on create.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The steps form a chain that can run: step ids are unique, every `nextId` names a step and never loops back, send_email has a `template_id`, send_sms/send_whatsapp a `message` or `template_id` (an SMS at most 160 characters), and every `template_id` is a template of the store for the action's channel (the same checks `validateAutomation` reports).
          */
         patch: operations["updateAutomation"];
         trace?: never;
@@ -998,6 +1051,10 @@ export interface paths {
          * @description **Documented** (section 4) — inserts `step` after the step named by `after`, or appends it to the end of
          *     the main chain, keeping `nextId` links consistent. Scope `automations:write`. **Inferred**: the success
          *     body (not shown) is `data.automation` with status 200; an unknown `after` is 400.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The steps form a chain that can run: step ids are unique, every `nextId` names a step and never loops back, send_email has a `template_id`, send_sms/send_whatsapp a `message` or `template_id` (an SMS at most 160 characters), and every `template_id` is a template of the store for the action's channel (the same checks `validateAutomation` reports).
+         *     - `after`, when sent, names a step of the automation.
          */
         post: operations["addAutomationStep"];
         delete?: never;
@@ -1063,6 +1120,9 @@ export interface paths {
         /**
          * Update a message template
          * @description **Inferred** — partial update; the result must still meet its channel's rules (400 otherwise).
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The resulting template has the fields of its channel (email: subject, sender, body or html; sms/whatsapp: message; an SMS at most 160 characters), checked against the stored channel.
          */
         patch: operations["updateTemplate"];
         trace?: never;
@@ -1144,6 +1204,9 @@ export interface paths {
          * @description **Inferred** — section 1 says the external checkout creates a payment link from a cart but shows no endpoint, body or response.
          *
          *     Authenticated only by the store's checkout key in the `x-api-key` header (created in the panel; the key belongs to one store, so there is no `X-Store-Id`). A v1 `Authorization: Bearer sf_live_...` key is not accepted here and gives 401 AUTH_API_KEY_REQUIRED, like a missing or invalid `x-api-key`. Prices come from the catalog; an unknown `productId`/`variantId` or one of another store gives 422 REFERENCE_NOT_FOUND.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The cart subtotal at catalog prices is at most 999999.99.
          */
         post: operations["createPaymentLink"];
         delete?: never;
@@ -1316,6 +1379,9 @@ export interface paths {
         /**
          * Create an order as the checkout would
          * @description **Inferred** — orders are created in the checkout, not through v1 (section 1). Every field is optional with realistic defaults; `status` defaults to PAID; items with `productId` take the product's name, price and image. The customer is grouped by document.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - `discount` is at most the items subtotal (at catalog prices when not sent) plus the shipping price.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -1754,6 +1820,8 @@ export interface components {
             path: string;
             /** @description What is wrong, in Portuguese. */
             reason: string;
+            /** @description **Inferred** — for a rule checked beyond the schema, its id as the contract names it (`x-rule` on the `Rule…` example or schema that states it), e.g. `offer-window-order`; absent when a schema keyword failed. */
+            rule?: string;
         };
         /** @description **Documented** (section 7) — the standard error body; `meta.status` equals the HTTP status. */
         ErrorResponse: {
@@ -1856,7 +1924,7 @@ export interface components {
             barcode?: components["schemas"]["NullableCode"];
             costPrice?: components["schemas"]["NullableCostPrice"];
             seo?: components["schemas"]["Seo"];
-        };
+        } & unknown;
         /**
          * @description **Documented** (section 2.1) — the create fields, all optional, at least one. A PHYSICAL product must end
          *     up with logistics and `discountedPrice` below `price` (checked against the stored product).
@@ -1893,7 +1961,7 @@ export interface components {
             /** @enum {string} */
             status: "ACTIVE" | "INACTIVE";
         };
-        /** @description **Documented** (section 2.1) — every field of the product read shape; `variants` appears only on the by-id read. */
+        /** @description **Documented** (section 2.1) — the fields every product response has (`variants` is added only by the by-id read). */
         ProductFields: {
             id: components["schemas"]["Uuid"];
             storeId: components["schemas"]["Uuid"];
@@ -1917,13 +1985,14 @@ export interface components {
             featured: boolean;
             createdAt: components["schemas"]["DateTime"];
             updatedAt: components["schemas"]["DateTime"];
-            /** @description Present only when the product is fetched by id; read-only. */
-            variants?: components["schemas"]["VariantSummary"][];
         };
         /** @description **Documented** (section 2.1) — a product as every response except the by-id read returns it: no `variants`. */
-        Product: components["schemas"]["ProductFields"] & unknown;
+        Product: components["schemas"]["ProductFields"];
         /** @description **Documented** (section 2.1) — the product-by-id read: the product with its `variants`. */
-        ProductWithVariants: components["schemas"]["ProductFields"] & unknown;
+        ProductWithVariants: {
+            /** @description Read-only. */
+            variants: components["schemas"]["VariantSummary"][];
+        } & components["schemas"]["ProductFields"];
         /** @description **Documented** (section 4) — `data.product`. */
         ProductResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -2021,14 +2090,16 @@ export interface components {
          * @enum {string}
          */
         OrderStatus: "PENDING" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELLED" | "REFUNDED";
-        /** @description **Documented** (section 2.2) — the buyer. */
+        /** @description **Documented** (section 2.2) — the buyer. **Inferred** bounds: the buyer becomes a customer of the store, so its fields have the Customer bounds (name 1–255, e-mail up to 254, phone up to 20, CPF 11 digits, CNPJ 14). */
         OrderCustomer: {
             name: string;
+            /** Format: email */
             email: string;
             phone: string;
-            documentType: string;
+            /** @enum {string} */
+            documentType: "CPF" | "CNPJ";
             documentNumber: string;
-        };
+        } & (unknown & unknown);
         /** @description **Documented** (section 2.2) — the delivery address. */
         ShippingAddress: {
             street: string;
@@ -2045,18 +2116,14 @@ export interface components {
             carrier: string;
             turnaround: string;
         };
-        /**
-         * @description **Documented** (section 2.2) — the latest tracking state. **Inferred**: every field is null until the
-         *     first tracking event arrives.
-         */
+        /** @description **Documented** (section 2.2) — the latest tracking state: code, url, status, statusLabel, updatedAt. */
         OrderTracking: {
-            code: string | null;
+            code: string;
             /** Format: uri */
-            url: string | null;
-            status: string | null;
-            statusLabel: string | null;
-            /** Format: date-time */
-            updatedAt: string | null;
+            url: string;
+            status: string;
+            statusLabel: string;
+            updatedAt: components["schemas"]["DateTime"];
         };
         /** @description **Documented** (section 2.2) — one line of the order. */
         OrderItem: {
@@ -2094,7 +2161,8 @@ export interface components {
             customer: components["schemas"]["OrderCustomer"];
             shippingAddress: components["schemas"]["ShippingAddress"];
             shipping: components["schemas"]["OrderShipping"];
-            tracking: components["schemas"]["OrderTracking"];
+            /** @description **Inferred** — null while the order has no shipment (no tracking event yet); the source shows only an order with one. */
+            tracking: components["schemas"]["OrderTracking"] | null;
             items: components["schemas"]["OrderItem"][];
             createdAt: components["schemas"]["DateTime"];
             updatedAt: components["schemas"]["DateTime"];
@@ -2509,8 +2577,11 @@ export interface components {
                 pagination: components["schemas"]["Pagination"];
             };
         };
-        /** @description A scope as listed on the operations' security requirements, e.g. `products:write`. */
-        ScopeName: string;
+        /**
+         * @description A scope as listed on the operations' security requirements, e.g. `products:write` (the list is exactly the scopes the operations name).
+         * @enum {string}
+         */
+        ScopeName: "abandoned-carts:read" | "automations:read" | "automations:write" | "categories:read" | "categories:write" | "coupons:read" | "coupons:write" | "customers:read" | "customers:write" | "discount-ranges:read" | "discount-ranges:write" | "gifts:read" | "gifts:write" | "kits:read" | "kits:write" | "leads:read" | "order-bumps:read" | "order-bumps:write" | "orders:read" | "orders:write" | "payment-discounts:read" | "payment-discounts:write" | "products:read" | "products:write" | "upsells:read" | "upsells:write" | "webhooks:read" | "webhooks:write";
         /** @description **Inferred** — a store as the panel creates it. */
         StoreCreate: {
             name: string;
@@ -2792,7 +2863,7 @@ export interface components {
             description?: string | null;
             /** @default true */
             active?: boolean;
-        };
+        } & unknown;
         /** @description **Inferred** — the upsell update body is not shown (2.9); same fields as UpsellCreate, all optional, at least one. A PERCENT discount sent with its type is at most 100. */
         UpsellUpdate: {
             name?: string;
@@ -2804,7 +2875,7 @@ export interface components {
             title?: string;
             description?: string | null;
             active?: boolean;
-        };
+        } & unknown;
         /** @description **Inferred** — upsell endpoints are not shown; success envelope `{ success, data.upsell }` as in section 2. */
         UpsellResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -2872,7 +2943,7 @@ export interface components {
              * @default Adicionar ao pedido
              */
             buttonText?: string;
-        };
+        } & unknown;
         /** @description **Inferred** — section 2.9 says the update body is not shown; same fields as OrderBumpCreate, all optional, at least one. Referenced ids must exist in the store, else 422 REFERENCE_NOT_FOUND. */
         OrderBumpUpdate: {
             name?: string;
@@ -2906,7 +2977,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             buttonText?: string;
-        };
+        } & unknown;
         /** @description **Inferred** — the documented read answers `data.orderBump` (section 4); the same envelope is used by create and update. */
         OrderBumpResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -2981,7 +3052,7 @@ export interface components {
              * @enum {string}
              */
             status?: "ACTIVE" | "INACTIVE";
-        };
+        } & unknown;
         /**
          * @description **Inferred** — partial update of the CouponCreate fields (at least one), like the documented product update.
          *
@@ -3001,7 +3072,7 @@ export interface components {
             endsAt?: components["schemas"]["DateTime"] | null;
             /** @enum {string} */
             status?: "ACTIVE" | "INACTIVE";
-        };
+        } & unknown;
         /** @description **Inferred** — success envelope `{ success, data.coupon }` following the documented `data.<resource>` envelopes. */
         CouponResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -3036,7 +3107,7 @@ export interface components {
             /** @description Percent (at most 100) when `discountType` is PERCENT, money amount when FIXED. */
             discountAmount: number;
             position?: number;
-        };
+        } & unknown;
         /**
          * @description **Inferred** — section 2.9 says the create body is not shown; the writable fields of the documented read shape (2.4).
          *
@@ -3078,7 +3149,7 @@ export interface components {
             priority?: number;
             tiers: components["schemas"]["DiscountRangeTierInput"][];
             productIds?: components["schemas"]["Uuid"][];
-        };
+        } & (unknown & unknown & unknown & unknown);
         /**
          * @description **Inferred** — partial update of the DiscountRangeCreate fields (at least one), like the documented product update.
          *
@@ -3216,7 +3287,7 @@ export interface components {
             pages?: components["schemas"]["MetatagPage"][];
             /** @default false */
             active?: boolean;
-        };
+        } & unknown;
         /**
          * @description **Inferred** — partial update of the MetatagCreate fields (at least one), like the documented automation update.
          *
@@ -3229,7 +3300,7 @@ export interface components {
             placement?: "HEAD" | "BODY_START" | "BODY_END";
             pages?: components["schemas"]["MetatagPage"][];
             active?: boolean;
-        };
+        } & unknown;
         /** @description **Inferred** — success envelope `{ success, data.metatag }` following the documented `data.<resource>` envelopes. */
         MetatagResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -3298,7 +3369,7 @@ export interface components {
             documentType: "CPF" | "CNPJ";
             /** @description Document number, digits only (no dots, dashes or slashes): 11 digits for a CPF, 14 digits for a CNPJ. */
             documentNumber: string;
-        };
+        } & (unknown & unknown);
         /**
          * @description **Inferred** — no customer update body is shown; partial update with the create fields, at least one.
          *
@@ -3321,7 +3392,7 @@ export interface components {
             documentType?: "CPF" | "CNPJ";
             /** @description Document number, digits only (no dots, dashes or slashes): 11 digits for a CPF, 14 digits for a CNPJ. */
             documentNumber?: string;
-        };
+        } & (unknown & unknown);
         /** @description **Inferred** — follows the documented `{ success, data.<resource> }` envelope; the customer endpoints are not shown. */
         CustomerResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -3747,6 +3818,7 @@ export interface components {
         /** @description Deleted. No body. */
         NoContent: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -3754,6 +3826,7 @@ export interface components {
         /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid. */
         BadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3763,6 +3836,7 @@ export interface components {
         /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid. **Inferred** — a `url` the SSRF guard refuses (see `WebhookCreate.url`). */
         WebhookBadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3772,6 +3846,7 @@ export interface components {
         /** @description **Inferred** — the store already has the maximum of 20 webhooks (the source shows no cap). */
         WebhookLimitReached: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3781,6 +3856,7 @@ export interface components {
         /** @description **Documented** (section 5) — API key missing, invalid, expired or revoked. */
         Unauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3790,6 +3866,7 @@ export interface components {
         /** @description **Documented** (section 5) — the key lacks the operation's scope, or the store is not authorized on the key. */
         Forbidden: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3799,6 +3876,7 @@ export interface components {
         /** @description **Documented** (section 7) — the resource does not exist in the store named by `X-Store-Id`. */
         NotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3808,6 +3886,7 @@ export interface components {
         /** @description **Documented** (section 7) — a unique value (such as a product slug) already exists in the store. */
         Conflict: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3820,6 +3899,7 @@ export interface components {
          */
         ProductConflict: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3829,6 +3909,7 @@ export interface components {
         /** @description **Inferred** — the `Idempotency-Key` was already used in this store with a different request body (the source does not show this response). */
         IdempotencyKeyMismatch: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3838,6 +3919,7 @@ export interface components {
         /** @description **Inferred** — the body references an id (such as a product) that is not a resource of this store. */
         UnprocessableReference: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3847,6 +3929,7 @@ export interface components {
         /** @description **Inferred** — the requested status is not among the `allowedStatuses` of the current status. */
         InvalidStatusTransition: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3856,6 +3939,7 @@ export interface components {
         /** @description **Inferred** — the admin token is missing or wrong. */
         AdminUnauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3868,6 +3952,7 @@ export interface components {
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3890,7 +3975,7 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
-         * @description Page number, from 1.
+         * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
          * @example 1
          */
         Page: number;
@@ -3910,7 +3995,7 @@ export interface components {
          */
         CreatedTo: string;
         /**
-         * @description **Inferred** — case-insensitive text search on the name; `%` and `_` are matched literally.
+         * @description **Inferred** — case-insensitive text search on the name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
          * @example camiseta
          */
         Search: string;
@@ -4071,6 +4156,11 @@ export interface components {
          * @example true
          */
         IdempotentReplayed: "true";
+        /**
+         * @description **Inferred** — the id of this request, on every response (success or error); quote it when reporting a problem. A client may send its own `X-Request-Id` (up to 128 letters, digits, `.`, `_`, `-`) and gets it back.
+         * @example 3f2b8c1e-9d4a-4e5b-8c7d-1a2b3c4d5e6f
+         */
+        RequestId: string;
     };
     pathItems: never;
 }
@@ -4080,7 +4170,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4090,7 +4180,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description **Inferred** — case-insensitive text search on the name; `%` and `_` are matched literally.
+                 * @description **Inferred** — case-insensitive text search on the name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
                  * @example camiseta
                  */
                 search?: components["parameters"]["Search"];
@@ -4116,6 +4206,7 @@ export interface operations {
             /** @description A page of products (without variants). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4159,13 +4250,23 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProductResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["ProductConflict"];
@@ -4197,6 +4298,7 @@ export interface operations {
             /** @description The product with `variants`. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4267,13 +4369,23 @@ export interface operations {
             /** @description The updated product (without variants). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProductResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4285,7 +4397,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4295,7 +4407,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description **Inferred** — case-insensitive text search on the name; `%` and `_` are matched literally.
+                 * @description **Inferred** — case-insensitive text search on the name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
                  * @example camiseta
                  */
                 search?: components["parameters"]["Search"];
@@ -4315,6 +4427,7 @@ export interface operations {
             /** @description A page of collections. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4349,6 +4462,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4386,6 +4500,7 @@ export interface operations {
             /** @description The collection. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4456,6 +4571,7 @@ export interface operations {
             /** @description The updated collection. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4498,6 +4614,7 @@ export interface operations {
             /** @description The products were linked. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4516,7 +4633,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4527,7 +4644,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description **Inferred** — only kits with this status. */
                 status?: "ACTIVE" | "INACTIVE";
-                /** @description **Inferred** — case-insensitive match on the kit name. */
+                /** @description **Inferred** — case-insensitive match on the kit name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms. */
                 search?: string;
             };
             header: {
@@ -4545,6 +4662,7 @@ export interface operations {
             /** @description A page of kits. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4579,6 +4697,7 @@ export interface operations {
             /** @description The kit was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4616,6 +4735,7 @@ export interface operations {
             /** @description The kit. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4686,6 +4806,7 @@ export interface operations {
             /** @description The updated kit. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4704,7 +4825,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4741,6 +4862,7 @@ export interface operations {
             /** @description A page of orders. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4777,6 +4899,7 @@ export interface operations {
             /** @description The order. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4814,6 +4937,7 @@ export interface operations {
             /** @description Current status and allowed statuses. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +4979,7 @@ export interface operations {
             /** @description The order in its new status. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,7 +4998,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4901,6 +5026,7 @@ export interface operations {
             /** @description The timeline. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4918,7 +5044,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4958,6 +5084,7 @@ export interface operations {
             /** @description A page of abandoned carts. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4994,6 +5121,7 @@ export interface operations {
             /** @description The abandoned cart. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5011,7 +5139,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5021,7 +5149,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Case-insensitive text matched against name and email.
+                 * @description Case-insensitive text matched against name and email. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
                  * @example maria
                  */
                 search?: string;
@@ -5046,6 +5174,7 @@ export interface operations {
             /** @description A page of customers. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5081,6 +5210,7 @@ export interface operations {
             /** @description The customer was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5118,6 +5248,7 @@ export interface operations {
             /** @description The customer. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5189,13 +5320,23 @@ export interface operations {
             /** @description The updated customer. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5207,7 +5348,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5217,7 +5358,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Case-insensitive text matched against name and email.
+                 * @description Case-insensitive text matched against name and email. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
                  * @example joao
                  */
                 search?: string;
@@ -5242,6 +5383,7 @@ export interface operations {
             /** @description A page of leads. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5278,6 +5420,7 @@ export interface operations {
             /** @description The lead. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5295,7 +5438,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5322,6 +5465,7 @@ export interface operations {
             /** @description A page of order bumps. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5356,13 +5500,23 @@ export interface operations {
             /** @description The order bump was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderBumpResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableReference"];
@@ -5393,6 +5547,7 @@ export interface operations {
             /** @description The order bump. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5463,13 +5618,23 @@ export interface operations {
             /** @description The updated order bump. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderBumpResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5481,7 +5646,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5492,7 +5657,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description **Inferred** — only gifts whose `active` flag equals this value. */
                 active?: boolean;
-                /** @description **Inferred** — case-insensitive match on the gift name. */
+                /** @description **Inferred** — case-insensitive match on the gift name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms. */
                 search?: string;
             };
             header: {
@@ -5510,6 +5675,7 @@ export interface operations {
             /** @description A page of gifts. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5544,13 +5710,23 @@ export interface operations {
             /** @description The gift was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GiftResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableReference"];
@@ -5581,6 +5757,7 @@ export interface operations {
             /** @description The gift. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5651,13 +5828,23 @@ export interface operations {
             /** @description The updated gift. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GiftResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5669,7 +5856,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5680,7 +5867,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description **Inferred** — only upsells whose `active` flag equals this value. */
                 active?: boolean;
-                /** @description **Inferred** — case-insensitive match on the upsell name or title. */
+                /** @description **Inferred** — case-insensitive match on the upsell name or title. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms. */
                 search?: string;
             };
             header: {
@@ -5698,6 +5885,7 @@ export interface operations {
             /** @description A page of one-click upsells. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5732,6 +5920,7 @@ export interface operations {
             /** @description The upsell was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5769,6 +5958,7 @@ export interface operations {
             /** @description The upsell. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5839,13 +6029,23 @@ export interface operations {
             /** @description The updated upsell. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UpsellResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5857,7 +6057,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5869,7 +6069,7 @@ export interface operations {
                 /** @description Only coupons with this status. */
                 status?: "ACTIVE" | "INACTIVE";
                 /**
-                 * @description Case-insensitive substring of the coupon code.
+                 * @description Case-insensitive substring of the coupon code. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
                  * @example BLACK
                  */
                 search?: string;
@@ -5889,6 +6089,7 @@ export interface operations {
             /** @description A page of coupons. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5923,13 +6124,23 @@ export interface operations {
             /** @description The created coupon. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CouponResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
@@ -5960,6 +6171,7 @@ export interface operations {
             /** @description The coupon. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6001,13 +6213,23 @@ export interface operations {
             /** @description The updated coupon. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CouponResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6019,7 +6241,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -6046,6 +6268,7 @@ export interface operations {
             /** @description A page of discount ranges. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6080,13 +6303,23 @@ export interface operations {
             /** @description The created discount range. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DiscountRangeResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableReference"];
@@ -6117,6 +6350,7 @@ export interface operations {
             /** @description The discount range. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6187,13 +6421,23 @@ export interface operations {
             /** @description The updated discount range. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DiscountRangeResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6205,7 +6449,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -6234,6 +6478,7 @@ export interface operations {
             /** @description A page of payment-method discounts. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6268,6 +6513,7 @@ export interface operations {
             /** @description The created payment-method discount. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6305,6 +6551,7 @@ export interface operations {
             /** @description The payment-method discount. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6375,6 +6622,7 @@ export interface operations {
             /** @description The updated payment-method discount. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6393,7 +6641,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -6405,10 +6653,13 @@ export interface operations {
                 /** @description **Inferred** name — the documented boolean filter: only active (true) or inactive (false) webhooks. */
                 active?: boolean;
                 /**
-                 * @description Comma-separated event names, e.g. `ORDER_CREATED,ORDER_PAID`.
-                 * @example ORDER_CREATED,ORDER_PAID
+                 * @description Webhooks subscribed to any of these events, comma-separated: `ORDER_CREATED,ORDER_PAID`.
+                 * @example [
+                 *       "ORDER_CREATED",
+                 *       "ORDER_PAID"
+                 *     ]
                  */
-                events?: string;
+                events?: components["schemas"]["WebhookEventName"][];
             };
             header: {
                 /**
@@ -6425,6 +6676,7 @@ export interface operations {
             /** @description A page of webhooks (never with secrets). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6460,6 +6712,7 @@ export interface operations {
             /** @description The webhook was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6497,6 +6750,7 @@ export interface operations {
             /** @description The webhook. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6568,6 +6822,7 @@ export interface operations {
             /** @description The updated webhook. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6585,7 +6840,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -6614,6 +6869,7 @@ export interface operations {
             /** @description A page of automations. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6648,13 +6904,23 @@ export interface operations {
             /** @description Created, inactive. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AutomationResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
@@ -6682,6 +6948,7 @@ export interface operations {
             /** @description The verdict and the echoed automation. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6719,6 +6986,7 @@ export interface operations {
             /** @description The automation. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6789,13 +7057,23 @@ export interface operations {
             /** @description The updated automation. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AutomationResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6830,13 +7108,23 @@ export interface operations {
             /** @description The automation with the new step. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AutomationResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6847,7 +7135,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -6874,6 +7162,7 @@ export interface operations {
             /** @description A page of templates. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6908,6 +7197,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6945,6 +7235,7 @@ export interface operations {
             /** @description The template. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7015,13 +7306,23 @@ export interface operations {
             /** @description The updated template. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7032,7 +7333,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -7046,7 +7347,7 @@ export interface operations {
                 /** @description Only metatags injected at this placement. */
                 placement?: "HEAD" | "BODY_START" | "BODY_END";
                 /**
-                 * @description Case-insensitive substring of the metatag name.
+                 * @description Case-insensitive substring of the metatag name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
                  * @example Pixel
                  */
                 search?: string;
@@ -7066,6 +7367,7 @@ export interface operations {
             /** @description A page of metatags. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7100,6 +7402,7 @@ export interface operations {
             /** @description The created metatag. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7136,6 +7439,7 @@ export interface operations {
             /** @description The metatag. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7206,6 +7510,7 @@ export interface operations {
             /** @description The updated metatag. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7236,13 +7541,23 @@ export interface operations {
             /** @description The payment link was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentLinkResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["UnprocessableReference"];
             429: components["responses"]["RateLimited"];
@@ -7266,6 +7581,7 @@ export interface operations {
             /** @description The payment link. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7294,6 +7610,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7321,6 +7638,7 @@ export interface operations {
             /** @description Created; `key` is shown only now. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7377,6 +7695,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7411,6 +7730,7 @@ export interface operations {
             /** @description Accepted; the automations run in the background. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7445,13 +7765,23 @@ export interface operations {
             /** @description Created, in the order read shape. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableReference"];
@@ -7480,6 +7810,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7510,6 +7841,7 @@ export interface operations {
             /** @description Created; `key` is shown only now. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7544,6 +7876,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7578,6 +7911,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8392,6 +8726,7 @@ export const productStatusValues: ReadonlyArray<FlattenedDeepRequired<components
 export const variantSummaryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VariantSummary"]["status"]> = ["ACTIVE", "INACTIVE"];
 export const variantCreateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VariantCreate"]["status"]> = ["ACTIVE", "INACTIVE"];
 export const orderStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderStatus"]> = ["PENDING", "PAID", "SHIPPED", "DELIVERED", "CANCELLED", "REFUNDED"];
+export const orderCustomerDocumentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderCustomer"]["documentType"]> = ["CPF", "CNPJ"];
 export const trackingStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TrackingStatus"]> = ["label_generated", "posted", "in_transit", "out_for_delivery", "delivered", "delivery_failed", "returned"];
 export const orderBumpTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBump"]["type"]> = ["PRODUCT"];
 export const orderBumpStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBump"]["status"]> = ["ACTIVE", "INACTIVE"];
@@ -8404,6 +8739,7 @@ export const delayStepTypeValues: ReadonlyArray<FlattenedDeepRequired<components
 export const actionStepTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionStep"]["type"]> = ["action"];
 export const actionStepNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionStep"]["name"]> = ["send_email", "send_sms", "send_whatsapp"];
 export const templateChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateChannel"]> = ["email", "sms", "whatsapp"];
+export const scopeNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScopeName"]> = ["abandoned-carts:read", "automations:read", "automations:write", "categories:read", "categories:write", "coupons:read", "coupons:write", "customers:read", "customers:write", "discount-ranges:read", "discount-ranges:write", "gifts:read", "gifts:write", "kits:read", "kits:write", "leads:read", "order-bumps:read", "order-bumps:write", "orders:read", "orders:write", "payment-discounts:read", "payment-discounts:write", "products:read", "products:write", "upsells:read", "upsells:write", "webhooks:read", "webhooks:write"];
 export const kitStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Kit"]["status"]> = ["ACTIVE", "INACTIVE"];
 export const kitCreateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KitCreate"]["status"]> = ["ACTIVE", "INACTIVE"];
 export const kitUpdateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KitUpdate"]["status"]> = ["ACTIVE", "INACTIVE"];

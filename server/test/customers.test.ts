@@ -153,7 +153,12 @@ describe.each(engines)('customers on %s', (engine) => {
     const mismatch = await v1('PATCH', `/api/v1/customers/${customer.id}`, { documentType: 'CNPJ' });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error.details).toEqual([
-      { location: 'body', path: 'documentNumber', reason: 'um CNPJ tem 14 dígitos, sem pontuação' },
+      {
+        location: 'body',
+        path: 'documentNumber',
+        reason: 'um CNPJ tem 14 dígitos, sem pontuação',
+        rule: 'customer-document-digits',
+      },
     ]);
     const company = await v1('PATCH', `/api/v1/customers/${customer.id}`, {
       documentType: 'CNPJ',

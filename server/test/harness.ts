@@ -6,7 +6,6 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
-import type { paths } from '../../generated/openapi.ts';
 import { createApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Engine, openStore } from '../src/db/database.ts';

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../domain/clock.ts';
 import { lineTotal } from '../domain/orders.ts';
-import { notFound, validationError } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import type { AbandonedCart } from '../repositories/abandoned-carts-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
 import { productLines } from '../resources/products/product-lines.ts';
-import { contactProblems } from './customers.ts';
 
 /** The checkout page that reopens a cart, addressed by the cart id. */
 const recoveryUrl = (cartId: string): string => `https://checkout.example.com/recuperar/${cartId}`;
@@ -38,8 +37,6 @@ export const abandonedCartHandlers: Pick<
     const { repositories, events } = deps;
     const store = await repositories.stores.find(path.storeId.toLowerCase());
     if (!store) throw notFound();
-    const problems = contactProblems(body.customer, 'customer.');
-    if (problems.length > 0) throw validationError(problems);
     const lines = await productLines(deps, store.id, body.items);
     const items = body.items.map((item, index) => {
       const line = lines[index];

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { now } from '../domain/clock.ts';
-import { bodyFieldError, detail, duplicateEntry, type ErrorDetail, notFound } from '../errors.ts';
+import { duplicateEntry, notFound } from '../errors.ts';
 import type { CustomerRecord, CustomersRepository } from '../repositories/customers-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
+import { ruleError, ruleViolation } from '../rules.ts';
 
 type Customer = components['schemas']['Customer'];
 
@@ -20,31 +21,10 @@ export function documentProblem(documentType: string, documentNumber: string): s
     : `um ${documentType} tem ${digits} dígitos, sem pontuação`;
 }
 
-// The e-mail syntax the contract's `format: email` accepts (ajv-formats, full mode).
-const EMAIL =
-  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-
-/**
- * Contact data coming from an admin body must fit the stricter read shape it is stored into (Customer, Lead,
- * AbandonedCart.customer): e-mail at most 254 characters, phone at most 20. Returns the problems, by body path.
- */
-export function contactProblems(
-  contact: { email?: string | undefined; phone?: string | null | undefined },
-  prefix = '',
-): ErrorDetail[] {
-  const problems: ErrorDetail[] = [];
-  if (contact.email !== undefined && (contact.email.length > 254 || !EMAIL.test(contact.email))) {
-    problems.push(detail('body', `${prefix}email`, 'deve ser um e-mail válido de até 254 caracteres'));
-  }
-  if (contact.phone !== undefined && contact.phone !== null && contact.phone.length > 20) {
-    problems.push(detail('body', `${prefix}phone`, 'deve ter no máximo 20 caracteres'));
-  }
-  return problems;
-}
-
+/** The stored pair must still match after an update that sends only one of them (the schema checks a sent pair). */
 function checkDocument(customer: CustomerRecord): void {
   const problem = documentProblem(customer.documentType, customer.documentNumber);
-  if (problem) throw bodyFieldError('documentNumber', problem);
+  if (problem) throw ruleError(ruleViolation('customer-document-digits', 'documentNumber', problem));
 }
 
 /** Stores the customer; a document already used in the store is 409 DUPLICATE_ENTRY. */

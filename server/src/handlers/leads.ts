@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../domain/clock.ts';
-import { notFound, validationError } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import type { Lead } from '../repositories/leads-repository.ts';
 import { paginationOf } from '../repositories/pagination.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
-import { contactProblems } from './customers.ts';
 
 export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createLead'> = {
   async listLeads({ storeId, query }, { repositories }) {
@@ -21,8 +20,6 @@ export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createL
   async createLead({ path, body }, { repositories, events }) {
     const store = await repositories.stores.find(path.storeId.toLowerCase());
     if (!store) throw notFound();
-    const problems = contactProblems(body);
-    if (problems.length > 0) throw validationError(problems);
     const at = now();
     const lead: Lead = {
       id: randomUUID(),
