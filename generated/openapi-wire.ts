@@ -23,6 +23,9 @@ export interface paths {
          *     in the store (409 `DUPLICATE_ENTRY`); PHYSICAL without logistics is 400 `VALIDATION_ERROR`;
          *     `discountedPrice` must be below `price`; description and shortDescription default to the name.
          *     With `Idempotency-Key`, a replay within 24 hours returns the same product with `Idempotent-Replayed: true`.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - `discountedPrice`, when set, is below `price` (on update, of the resulting product).
          */
         post: operations["createProduct"];
         delete?: never;
@@ -63,6 +66,10 @@ export interface paths {
          * @description **Documented** (section 4) — partial update with at least one field; unknown id 404
          *     `RESOURCE_NOT_FOUND`; an update that causes a duplicate slug 409 `DUPLICATE_ENTRY`. The success status
          *     (200) is inferred.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - A product whose resulting `type` is PHYSICAL has `logistics` (an update is checked against the stored product).
+         *     - `discountedPrice`, when set, is below `price` (on update, of the resulting product).
          */
         patch: operations["updateProduct"];
         trace?: never;
@@ -422,6 +429,9 @@ export interface paths {
          * @description **Inferred** — section 1 lists Customers but no endpoint is shown; partial update like the documented PATCH /api/v1/products/{productId}.
          *
          *     Changing `documentNumber` to one used by another customer of the store gives 409 DUPLICATE_ENTRY.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The resulting `documentType` and `documentNumber` match (CPF 11 digits, CNPJ 14), also when only one of them is sent.
          */
         patch: operations["updateCustomer"];
         trace?: never;
@@ -488,6 +498,11 @@ export interface paths {
         /**
          * Create an order bump
          * @description **Inferred** — section 2.9 says the create body is not shown; it takes the writable fields of the read shape (2.3), and price/discountedPrice are computed from the product.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
+         *     - `maxCartTotal` is not below `minCartTotal` when both are set (on update, of the resulting bump).
+         *     - `image` may be omitted only when the offered product has a cover image (the bump then uses it).
          */
         post: operations["createOrderBump"];
         delete?: never;
@@ -520,6 +535,12 @@ export interface paths {
         /**
          * Update an order bump
          * @description **Inferred** — section 2.9 says the update body is not shown; partial update like the documented product PATCH, with the same 422 rule for referenced ids.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
+         *     - A PERCENT `discountAmount` is at most 100, also when only `discountAmount` is sent and the stored `discountType` is PERCENT.
+         *     - `maxCartTotal` is not below `minCartTotal` when both are set (on update, of the resulting bump).
+         *     - `image` may be omitted only when the offered product has a cover image (the bump then uses it).
          */
         patch: operations["updateOrderBump"];
         trace?: never;
@@ -540,6 +561,9 @@ export interface paths {
         /**
          * Create a gift
          * @description **Inferred** — gifts are named in section 1 but no create endpoint is shown; productId must be a product of the store (422 otherwise).
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
          */
         post: operations["createGift"];
         delete?: never;
@@ -578,6 +602,9 @@ export interface paths {
         /**
          * Update a gift
          * @description **Inferred** — no gift update is shown; partial update like the documented product PATCH, with the same 422 rule for productId.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
          */
         patch: operations["updateGift"];
         trace?: never;
@@ -636,6 +663,9 @@ export interface paths {
         /**
          * Update a one-click upsell
          * @description **Inferred** — no upsell update is shown; partial update like the documented product PATCH, with the same 422 rule for product references.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - A PERCENT `discountAmount` is at most 100, also when only `discountAmount` is sent and the stored `discountType` is PERCENT.
          */
         patch: operations["updateUpsell"];
         trace?: never;
@@ -663,6 +693,9 @@ export interface paths {
          *     `code` is unique within the store: a second coupon with the same code answers 409 DUPLICATE_ENTRY.
          *     When `discountType` is PERCENT, `discountAmount` is at most 100. `endsAt`, when set, must be later than
          *     `startsAt` (the server answers 400 VALIDATION_ERROR otherwise). `status` defaults to ACTIVE.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
          */
         post: operations["createCoupon"];
         delete?: never;
@@ -701,6 +734,10 @@ export interface paths {
          *     This is also how a coupon is retired: section 1 says coupons are never deleted, so there is no DELETE
          *     operation; send `{"status": "INACTIVE"}` instead. Changing `code` to one already used by another coupon
          *     of the store answers 409 DUPLICATE_ENTRY. `usedCount` is maintained by the server and cannot be set.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
+         *     - A PERCENT `discountAmount` is at most 100, also when only `discountAmount` is sent and the stored `discountType` is PERCENT.
          */
         patch: operations["updateCoupon"];
         trace?: never;
@@ -723,6 +760,11 @@ export interface paths {
          * @description **Inferred** — section 2.9 says the create body is not shown; its fields mirror the documented read shape (2.4).
          *
          *     Every id in `productIds` must be a product of the store, otherwise 422 REFERENCE_NOT_FOUND.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
+         *     - Each tier has the lower bound its `ruleType` measures (on update, the stored `ruleType`), an upper bound not below it, a distinct `position`, no overlap with another tier (bounds inclusive, a null upper bound open-ended), and a PERCENT amount at most 100.
+         *     - When `appliesToAllProducts` is false, `productIds` has at least one product; when `applyDiscountTo` is ITEMS, `itemRangeStart` is set and `itemRangeEnd` is not below it; for ENTIRE_CART the three item-range fields are null (on update, of the resulting range).
          */
         post: operations["createDiscountRange"];
         delete?: never;
@@ -759,6 +801,11 @@ export interface paths {
          *     When `tiers` is sent it replaces the whole tier list (tier ids are regenerated). When `productIds` is sent
          *     it replaces the whole product list; every id must be a product of the store, otherwise 422
          *     REFERENCE_NOT_FOUND.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The end of the validity window is later than its start when both are set (on update, of the resulting record; `endAt`/`startAt` on discount ranges).
+         *     - Each tier has the lower bound its `ruleType` measures (on update, the stored `ruleType`), an upper bound not below it, a distinct `position`, no overlap with another tier (bounds inclusive, a null upper bound open-ended), and a PERCENT amount at most 100.
+         *     - When `appliesToAllProducts` is false, `productIds` has at least one product; when `applyDiscountTo` is ITEMS, `itemRangeStart` is set and `itemRangeEnd` is not below it; for ENTIRE_CART the three item-range fields are null (on update, of the resulting range).
          */
         patch: operations["updateDiscountRange"];
         trace?: never;
@@ -955,6 +1002,9 @@ export interface paths {
          * @description **Inferred** — the create body is not shown. New automations are created inactive (`active: false`,
          *     documented in sections 1 and 3). The steps are checked like the validate endpoint; any problem is 400
          *     `VALIDATION_ERROR` with the reasons in `details`. Steps without `id` get one.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The steps form a chain that can run: step ids are unique, every `nextId` names a step and never loops back, send_email has a `template_id`, send_sms/send_whatsapp a `message` or `template_id` (an SMS at most 160 characters), and every `template_id` is a template of the store for the action's channel (the same checks `validateAutomation` reports).
          */
         post: operations["createAutomation"];
         delete?: never;
@@ -1018,6 +1068,9 @@ export interface paths {
          * Update an automation
          * @description **Documented** (section 4) — only the sent fields change; `active: true` switches the flow on. Scope
          *     `automations:write`. **Inferred**: 200 as the status; new steps are checked like on create.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The steps form a chain that can run: step ids are unique, every `nextId` names a step and never loops back, send_email has a `template_id`, send_sms/send_whatsapp a `message` or `template_id` (an SMS at most 160 characters), and every `template_id` is a template of the store for the action's channel (the same checks `validateAutomation` reports).
          */
         patch: operations["updateAutomation"];
         trace?: never;
@@ -1042,6 +1095,10 @@ export interface paths {
          * @description **Documented** (section 4) — inserts `step` after the step named by `after`, or appends it to the end of
          *     the main chain, keeping `nextId` links consistent. Scope `automations:write`. **Inferred**: the success
          *     body (not shown) is `data.automation` with status 200; an unknown `after` is 400.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The steps form a chain that can run: step ids are unique, every `nextId` names a step and never loops back, send_email has a `template_id`, send_sms/send_whatsapp a `message` or `template_id` (an SMS at most 160 characters), and every `template_id` is a template of the store for the action's channel (the same checks `validateAutomation` reports).
+         *     - `after`, when sent, names a step of the automation.
          */
         post: operations["addAutomationStep"];
         delete?: never;
@@ -1107,6 +1164,9 @@ export interface paths {
         /**
          * Update a message template
          * @description **Inferred** — partial update; the result must still meet its channel's rules (400 otherwise).
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The resulting template has the fields of its channel (email: subject, sender, body or html; sms/whatsapp: message; an SMS at most 160 characters), checked against the stored channel.
          */
         patch: operations["updateTemplate"];
         trace?: never;
@@ -1188,6 +1248,9 @@ export interface paths {
          * @description **Inferred** — section 1 says the external checkout creates a payment link from a cart but shows no endpoint, body or response.
          *
          *     Authenticated only by the store's checkout key in the `x-api-key` header (created in the panel; the key belongs to one store, so there is no `X-Store-Id`). A v1 `Authorization: Bearer sf_live_...` key is not accepted here and gives 401 AUTH_API_KEY_REQUIRED, like a missing or invalid `x-api-key`. Prices come from the catalog; an unknown `productId`/`variantId` or one of another store gives 422 REFERENCE_NOT_FOUND.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - The cart subtotal at catalog prices is at most 999999.99.
          */
         post: operations["createPaymentLink"];
         delete?: never;
@@ -1360,6 +1423,9 @@ export interface paths {
         /**
          * Create an order as the checkout would
          * @description **Inferred** — orders are created in the checkout, not through v1 (section 1). Every field is optional with realistic defaults; `status` defaults to PAID; items with `productId` take the product's name, price and image. The customer is grouped by document.
+         *
+         *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
+         *     - `discount` is at most the items subtotal (at catalog prices when not sent) plus the shipping price.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -1798,6 +1864,8 @@ export interface components {
             path: string;
             /** @description What is wrong, in Portuguese. */
             reason: string;
+            /** @description **Inferred** — for a rule checked beyond the schema, its id as the contract names it (`x-rule` on the `Rule…` example or schema that states it), e.g. `offer-window-order`; absent when a schema keyword failed. */
+            rule?: string;
         };
         /** @description **Documented** (section 7) — the standard error body; `meta.status` equals the HTTP status. */
         ErrorResponse: {
@@ -1900,7 +1968,7 @@ export interface components {
             barcode?: components["schemas"]["NullableCode"];
             costPrice?: components["schemas"]["NullableCostPrice"];
             seo?: components["schemas"]["Seo"];
-        };
+        } & unknown;
         /**
          * @description **Documented** (section 2.1) — the create fields, all optional, at least one. A PHYSICAL product must end
          *     up with logistics and `discountedPrice` below `price` (checked against the stored product).
@@ -1937,7 +2005,7 @@ export interface components {
             /** @enum {string} */
             status: "ACTIVE" | "INACTIVE";
         };
-        /** @description **Documented** (section 2.1) — every field of the product read shape; `variants` appears only on the by-id read. */
+        /** @description **Documented** (section 2.1) — the fields every product response has (`variants` is added only by the by-id read). */
         ProductFields: {
             id: components["schemas"]["Uuid"];
             storeId: components["schemas"]["Uuid"];
@@ -1961,13 +2029,14 @@ export interface components {
             featured: boolean;
             createdAt: components["schemas"]["DateTime"];
             updatedAt: components["schemas"]["DateTime"];
-            /** @description Present only when the product is fetched by id; read-only. */
-            variants?: components["schemas"]["VariantSummary"][];
         };
         /** @description **Documented** (section 2.1) — a product as every response except the by-id read returns it: no `variants`. */
-        Product: components["schemas"]["ProductFields"] & unknown;
+        Product: components["schemas"]["ProductFields"];
         /** @description **Documented** (section 2.1) — the product-by-id read: the product with its `variants`. */
-        ProductWithVariants: components["schemas"]["ProductFields"] & unknown;
+        ProductWithVariants: {
+            /** @description Read-only. */
+            variants: components["schemas"]["VariantSummary"][];
+        } & components["schemas"]["ProductFields"];
         /** @description **Documented** (section 4) — `data.product`. */
         ProductResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -2065,14 +2134,16 @@ export interface components {
          * @enum {string}
          */
         OrderStatus: "PENDING" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELLED" | "REFUNDED";
-        /** @description **Documented** (section 2.2) — the buyer. */
+        /** @description **Documented** (section 2.2) — the buyer. **Inferred** bounds: the buyer becomes a customer of the store, so its fields have the Customer bounds (name 1–255, e-mail up to 254, phone up to 20, CPF 11 digits, CNPJ 14). */
         OrderCustomer: {
             name: string;
+            /** Format: email */
             email: string;
             phone: string;
-            documentType: string;
+            /** @enum {string} */
+            documentType: "CPF" | "CNPJ";
             documentNumber: string;
-        };
+        } & (unknown & unknown);
         /** @description **Documented** (section 2.2) — the delivery address. */
         ShippingAddress: {
             street: string;
@@ -2089,18 +2160,14 @@ export interface components {
             carrier: string;
             turnaround: string;
         };
-        /**
-         * @description **Documented** (section 2.2) — the latest tracking state. **Inferred**: every field is null until the
-         *     first tracking event arrives.
-         */
+        /** @description **Documented** (section 2.2) — the latest tracking state: code, url, status, statusLabel, updatedAt. */
         OrderTracking: {
-            code: string | null;
+            code: string;
             /** Format: uri */
-            url: string | null;
-            status: string | null;
-            statusLabel: string | null;
-            /** Format: date-time */
-            updatedAt: string | null;
+            url: string;
+            status: string;
+            statusLabel: string;
+            updatedAt: components["schemas"]["DateTime"];
         };
         /** @description **Documented** (section 2.2) — one line of the order. */
         OrderItem: {
@@ -2138,7 +2205,8 @@ export interface components {
             customer: components["schemas"]["OrderCustomer"];
             shippingAddress: components["schemas"]["ShippingAddress"];
             shipping: components["schemas"]["OrderShipping"];
-            tracking: components["schemas"]["OrderTracking"];
+            /** @description **Inferred** — null while the order has no shipment (no tracking event yet); the source shows only an order with one. */
+            tracking: components["schemas"]["OrderTracking"] | null;
             items: components["schemas"]["OrderItem"][];
             createdAt: components["schemas"]["DateTime"];
             updatedAt: components["schemas"]["DateTime"];
@@ -2553,8 +2621,11 @@ export interface components {
                 pagination: components["schemas"]["Pagination"];
             };
         };
-        /** @description A scope as listed on the operations' security requirements, e.g. `products:write`. */
-        ScopeName: string;
+        /**
+         * @description A scope as listed on the operations' security requirements, e.g. `products:write` (the list is exactly the scopes the operations name).
+         * @enum {string}
+         */
+        ScopeName: "abandoned-carts:read" | "automations:read" | "automations:write" | "categories:read" | "categories:write" | "coupons:read" | "coupons:write" | "customers:read" | "customers:write" | "discount-ranges:read" | "discount-ranges:write" | "gifts:read" | "gifts:write" | "kits:read" | "kits:write" | "leads:read" | "order-bumps:read" | "order-bumps:write" | "orders:read" | "orders:write" | "payment-discounts:read" | "payment-discounts:write" | "products:read" | "products:write" | "upsells:read" | "upsells:write" | "webhooks:read" | "webhooks:write";
         /** @description **Inferred** — a store as the panel creates it. */
         StoreCreate: {
             name: string;
@@ -2836,7 +2907,7 @@ export interface components {
             description?: string | null;
             /** @default true */
             active?: boolean;
-        };
+        } & unknown;
         /** @description **Inferred** — the upsell update body is not shown (2.9); same fields as UpsellCreate, all optional, at least one. A PERCENT discount sent with its type is at most 100. */
         UpsellUpdate: {
             name?: string;
@@ -2848,7 +2919,7 @@ export interface components {
             title?: string;
             description?: string | null;
             active?: boolean;
-        };
+        } & unknown;
         /** @description **Inferred** — upsell endpoints are not shown; success envelope `{ success, data.upsell }` as in section 2. */
         UpsellResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -2916,7 +2987,7 @@ export interface components {
              * @default Adicionar ao pedido
              */
             buttonText?: string;
-        };
+        } & unknown;
         /** @description **Inferred** — section 2.9 says the update body is not shown; same fields as OrderBumpCreate, all optional, at least one. Referenced ids must exist in the store, else 422 REFERENCE_NOT_FOUND. */
         OrderBumpUpdate: {
             name?: string;
@@ -2950,7 +3021,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             buttonText?: string;
-        };
+        } & unknown;
         /** @description **Inferred** — the documented read answers `data.orderBump` (section 4); the same envelope is used by create and update. */
         OrderBumpResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -3025,7 +3096,7 @@ export interface components {
              * @enum {string}
              */
             status?: "ACTIVE" | "INACTIVE";
-        };
+        } & unknown;
         /**
          * @description **Inferred** — partial update of the CouponCreate fields (at least one), like the documented product update.
          *
@@ -3045,7 +3116,7 @@ export interface components {
             endsAt?: components["schemas"]["DateTime"] | null;
             /** @enum {string} */
             status?: "ACTIVE" | "INACTIVE";
-        };
+        } & unknown;
         /** @description **Inferred** — success envelope `{ success, data.coupon }` following the documented `data.<resource>` envelopes. */
         CouponResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -3080,7 +3151,7 @@ export interface components {
             /** @description Percent (at most 100) when `discountType` is PERCENT, money amount when FIXED. */
             discountAmount: number;
             position?: number;
-        };
+        } & unknown;
         /**
          * @description **Inferred** — section 2.9 says the create body is not shown; the writable fields of the documented read shape (2.4).
          *
@@ -3122,7 +3193,7 @@ export interface components {
             priority?: number;
             tiers: components["schemas"]["DiscountRangeTierInput"][];
             productIds?: components["schemas"]["Uuid"][];
-        };
+        } & (unknown & unknown & unknown & unknown);
         /**
          * @description **Inferred** — partial update of the DiscountRangeCreate fields (at least one), like the documented product update.
          *
@@ -3260,7 +3331,7 @@ export interface components {
             pages?: components["schemas"]["MetatagPage"][];
             /** @default false */
             active?: boolean;
-        };
+        } & unknown;
         /**
          * @description **Inferred** — partial update of the MetatagCreate fields (at least one), like the documented automation update.
          *
@@ -3273,7 +3344,7 @@ export interface components {
             placement?: "HEAD" | "BODY_START" | "BODY_END";
             pages?: components["schemas"]["MetatagPage"][];
             active?: boolean;
-        };
+        } & unknown;
         /** @description **Inferred** — success envelope `{ success, data.metatag }` following the documented `data.<resource>` envelopes. */
         MetatagResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -3342,7 +3413,7 @@ export interface components {
             documentType: "CPF" | "CNPJ";
             /** @description Document number, digits only (no dots, dashes or slashes): 11 digits for a CPF, 14 digits for a CNPJ. */
             documentNumber: string;
-        };
+        } & (unknown & unknown);
         /**
          * @description **Inferred** — no customer update body is shown; partial update with the create fields, at least one.
          *
@@ -3365,7 +3436,7 @@ export interface components {
             documentType?: "CPF" | "CNPJ";
             /** @description Document number, digits only (no dots, dashes or slashes): 11 digits for a CPF, 14 digits for a CNPJ. */
             documentNumber?: string;
-        };
+        } & (unknown & unknown);
         /** @description **Inferred** — follows the documented `{ success, data.<resource> }` envelope; the customer endpoints are not shown. */
         CustomerResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -3838,6 +3909,7 @@ export interface components {
         /** @description Deleted. No body. */
         NoContent: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -3845,6 +3917,7 @@ export interface components {
         /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid. */
         BadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3854,6 +3927,7 @@ export interface components {
         /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid. **Inferred** — a `url` the SSRF guard refuses (see `WebhookCreate.url`). */
         WebhookBadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3863,6 +3937,7 @@ export interface components {
         /** @description **Inferred** — the store already has the maximum of 20 webhooks (the source shows no cap). */
         WebhookLimitReached: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3872,6 +3947,7 @@ export interface components {
         /** @description **Documented** (section 5) — API key missing, invalid, expired or revoked. */
         Unauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3881,6 +3957,7 @@ export interface components {
         /** @description **Documented** (section 5) — the key lacks the operation's scope, or the store is not authorized on the key. */
         Forbidden: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3890,6 +3967,7 @@ export interface components {
         /** @description **Documented** (section 7) — the resource does not exist in the store named by `X-Store-Id`. */
         NotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3899,6 +3977,7 @@ export interface components {
         /** @description **Documented** (section 7) — a unique value (such as a product slug) already exists in the store. */
         Conflict: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3911,6 +3990,7 @@ export interface components {
          */
         ProductConflict: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3920,6 +4000,7 @@ export interface components {
         /** @description **Inferred** — the `Idempotency-Key` was already used in this store with a different request body (the source does not show this response). */
         IdempotencyKeyMismatch: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3929,6 +4010,7 @@ export interface components {
         /** @description **Inferred** — the body references an id (such as a product) that is not a resource of this store. */
         UnprocessableReference: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3938,6 +4020,7 @@ export interface components {
         /** @description **Inferred** — the requested status is not among the `allowedStatuses` of the current status. */
         InvalidStatusTransition: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3947,6 +4030,7 @@ export interface components {
         /** @description **Inferred** — the admin token is missing or wrong. */
         AdminUnauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3959,6 +4043,7 @@ export interface components {
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -3981,7 +4066,7 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
-         * @description Page number, from 1.
+         * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
          * @example 1
          */
         Page: number;
@@ -4001,7 +4086,7 @@ export interface components {
          */
         CreatedTo: string;
         /**
-         * @description **Inferred** — case-insensitive text search on the name; `%` and `_` are matched literally.
+         * @description **Inferred** — case-insensitive text search on the name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
          * @example camiseta
          */
         Search: string;
@@ -4168,6 +4253,11 @@ export interface components {
          * @example true
          */
         IdempotentReplayed: "true";
+        /**
+         * @description **Inferred** — the id of this request, on every response (success or error); quote it when reporting a problem. A client may send its own `X-Request-Id` (up to 128 letters, digits, `.`, `_`, `-`) and gets it back.
+         * @example 3f2b8c1e-9d4a-4e5b-8c7d-1a2b3c4d5e6f
+         */
+        RequestId: string;
     };
     pathItems: never;
 }
@@ -4177,7 +4267,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4187,7 +4277,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description **Inferred** — case-insensitive text search on the name; `%` and `_` are matched literally.
+                 * @description **Inferred** — case-insensitive text search on the name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
                  * @example camiseta
                  */
                 search?: components["parameters"]["Search"];
@@ -4213,6 +4303,7 @@ export interface operations {
             /** @description A page of products (without variants). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4256,13 +4347,23 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProductResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["ProductConflict"];
@@ -4294,6 +4395,7 @@ export interface operations {
             /** @description The product with `variants`. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4364,13 +4466,23 @@ export interface operations {
             /** @description The updated product (without variants). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProductResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4382,7 +4494,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4392,7 +4504,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description **Inferred** — case-insensitive text search on the name; `%` and `_` are matched literally.
+                 * @description **Inferred** — case-insensitive text search on the name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
                  * @example camiseta
                  */
                 search?: components["parameters"]["Search"];
@@ -4412,6 +4524,7 @@ export interface operations {
             /** @description A page of collections. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4446,6 +4559,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4483,6 +4597,7 @@ export interface operations {
             /** @description The collection. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4553,6 +4668,7 @@ export interface operations {
             /** @description The updated collection. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4595,6 +4711,7 @@ export interface operations {
             /** @description The products were linked. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4613,7 +4730,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4624,7 +4741,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description **Inferred** — only kits with this status. */
                 status?: "ACTIVE" | "INACTIVE";
-                /** @description **Inferred** — case-insensitive match on the kit name. */
+                /** @description **Inferred** — case-insensitive match on the kit name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms. */
                 search?: string;
             };
             header: {
@@ -4642,6 +4759,7 @@ export interface operations {
             /** @description A page of kits. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4676,6 +4794,7 @@ export interface operations {
             /** @description The kit was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4713,6 +4832,7 @@ export interface operations {
             /** @description The kit. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4783,6 +4903,7 @@ export interface operations {
             /** @description The updated kit. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4801,7 +4922,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4838,6 +4959,7 @@ export interface operations {
             /** @description A page of orders. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4874,6 +4996,7 @@ export interface operations {
             /** @description The order. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4911,6 +5034,7 @@ export interface operations {
             /** @description Current status and allowed statuses. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4952,6 +5076,7 @@ export interface operations {
             /** @description The order in its new status. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4970,7 +5095,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4998,6 +5123,7 @@ export interface operations {
             /** @description The timeline. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5015,7 +5141,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5055,6 +5181,7 @@ export interface operations {
             /** @description A page of abandoned carts. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5091,6 +5218,7 @@ export interface operations {
             /** @description The abandoned cart. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5108,7 +5236,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5118,7 +5246,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Case-insensitive text matched against name and email.
+                 * @description Case-insensitive text matched against name and email. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
                  * @example maria
                  */
                 search?: string;
@@ -5143,6 +5271,7 @@ export interface operations {
             /** @description A page of customers. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5178,6 +5307,7 @@ export interface operations {
             /** @description The customer was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5215,6 +5345,7 @@ export interface operations {
             /** @description The customer. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5286,13 +5417,23 @@ export interface operations {
             /** @description The updated customer. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5304,7 +5445,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5314,7 +5455,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Case-insensitive text matched against name and email.
+                 * @description Case-insensitive text matched against name and email. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
                  * @example joao
                  */
                 search?: string;
@@ -5339,6 +5480,7 @@ export interface operations {
             /** @description A page of leads. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5375,6 +5517,7 @@ export interface operations {
             /** @description The lead. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5392,7 +5535,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5419,6 +5562,7 @@ export interface operations {
             /** @description A page of order bumps. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5453,13 +5597,23 @@ export interface operations {
             /** @description The order bump was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderBumpResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableReference"];
@@ -5490,6 +5644,7 @@ export interface operations {
             /** @description The order bump. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5560,13 +5715,23 @@ export interface operations {
             /** @description The updated order bump. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderBumpResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5578,7 +5743,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5589,7 +5754,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description **Inferred** — only gifts whose `active` flag equals this value. */
                 active?: boolean;
-                /** @description **Inferred** — case-insensitive match on the gift name. */
+                /** @description **Inferred** — case-insensitive match on the gift name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms. */
                 search?: string;
             };
             header: {
@@ -5607,6 +5772,7 @@ export interface operations {
             /** @description A page of gifts. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5641,13 +5807,23 @@ export interface operations {
             /** @description The gift was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GiftResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableReference"];
@@ -5678,6 +5854,7 @@ export interface operations {
             /** @description The gift. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5748,13 +5925,23 @@ export interface operations {
             /** @description The updated gift. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GiftResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5766,7 +5953,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5777,7 +5964,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description **Inferred** — only upsells whose `active` flag equals this value. */
                 active?: boolean;
-                /** @description **Inferred** — case-insensitive match on the upsell name or title. */
+                /** @description **Inferred** — case-insensitive match on the upsell name or title. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms. */
                 search?: string;
             };
             header: {
@@ -5795,6 +5982,7 @@ export interface operations {
             /** @description A page of one-click upsells. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5829,6 +6017,7 @@ export interface operations {
             /** @description The upsell was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5866,6 +6055,7 @@ export interface operations {
             /** @description The upsell. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5936,13 +6126,23 @@ export interface operations {
             /** @description The updated upsell. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UpsellResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5954,7 +6154,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -5966,7 +6166,7 @@ export interface operations {
                 /** @description Only coupons with this status. */
                 status?: "ACTIVE" | "INACTIVE";
                 /**
-                 * @description Case-insensitive substring of the coupon code.
+                 * @description Case-insensitive substring of the coupon code. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
                  * @example BLACK
                  */
                 search?: string;
@@ -5986,6 +6186,7 @@ export interface operations {
             /** @description A page of coupons. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6020,13 +6221,23 @@ export interface operations {
             /** @description The created coupon. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CouponResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
@@ -6057,6 +6268,7 @@ export interface operations {
             /** @description The coupon. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6098,13 +6310,23 @@ export interface operations {
             /** @description The updated coupon. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CouponResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6116,7 +6338,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -6143,6 +6365,7 @@ export interface operations {
             /** @description A page of discount ranges. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6177,13 +6400,23 @@ export interface operations {
             /** @description The created discount range. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DiscountRangeResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableReference"];
@@ -6214,6 +6447,7 @@ export interface operations {
             /** @description The discount range. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6284,13 +6518,23 @@ export interface operations {
             /** @description The updated discount range. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DiscountRangeResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6302,7 +6546,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -6331,6 +6575,7 @@ export interface operations {
             /** @description A page of payment-method discounts. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6365,6 +6610,7 @@ export interface operations {
             /** @description The created payment-method discount. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6402,6 +6648,7 @@ export interface operations {
             /** @description The payment-method discount. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6472,6 +6719,7 @@ export interface operations {
             /** @description The updated payment-method discount. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6490,7 +6738,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -6502,10 +6750,13 @@ export interface operations {
                 /** @description **Inferred** name — the documented boolean filter: only active (true) or inactive (false) webhooks. */
                 active?: boolean;
                 /**
-                 * @description Comma-separated event names, e.g. `ORDER_CREATED,ORDER_PAID`.
-                 * @example ORDER_CREATED,ORDER_PAID
+                 * @description Webhooks subscribed to any of these events, comma-separated: `ORDER_CREATED,ORDER_PAID`.
+                 * @example [
+                 *       "ORDER_CREATED",
+                 *       "ORDER_PAID"
+                 *     ]
                  */
-                events?: string;
+                events?: components["schemas"]["WebhookEventName"][];
             };
             header: {
                 /**
@@ -6522,6 +6773,7 @@ export interface operations {
             /** @description A page of webhooks (never with secrets). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6557,6 +6809,7 @@ export interface operations {
             /** @description The webhook was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6594,6 +6847,7 @@ export interface operations {
             /** @description The webhook. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6665,6 +6919,7 @@ export interface operations {
             /** @description The updated webhook. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6682,7 +6937,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -6715,6 +6970,7 @@ export interface operations {
             /** @description A page of the webhook's deliveries. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6757,6 +7013,7 @@ export interface operations {
             /** @description The delivery is queued for one more attempt. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6774,7 +7031,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -6803,6 +7060,7 @@ export interface operations {
             /** @description A page of automations. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6837,13 +7095,23 @@ export interface operations {
             /** @description Created, inactive. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AutomationResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
@@ -6871,6 +7139,7 @@ export interface operations {
             /** @description The verdict and the echoed automation. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6908,6 +7177,7 @@ export interface operations {
             /** @description The automation. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6978,13 +7248,23 @@ export interface operations {
             /** @description The updated automation. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AutomationResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7019,13 +7299,23 @@ export interface operations {
             /** @description The automation with the new step. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AutomationResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7036,7 +7326,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -7063,6 +7353,7 @@ export interface operations {
             /** @description A page of templates. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7097,6 +7388,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7134,6 +7426,7 @@ export interface operations {
             /** @description The template. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7204,13 +7497,23 @@ export interface operations {
             /** @description The updated template. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7221,7 +7524,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 to 1,000,000 (**Inferred** upper bound: beyond it the request is refused, not answered with an empty page).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -7235,7 +7538,7 @@ export interface operations {
                 /** @description Only metatags injected at this placement. */
                 placement?: "HEAD" | "BODY_START" | "BODY_END";
                 /**
-                 * @description Case-insensitive substring of the metatag name.
+                 * @description Case-insensitive substring of the metatag name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
                  * @example Pixel
                  */
                 search?: string;
@@ -7255,6 +7558,7 @@ export interface operations {
             /** @description A page of metatags. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7289,6 +7593,7 @@ export interface operations {
             /** @description The created metatag. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7325,6 +7630,7 @@ export interface operations {
             /** @description The metatag. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7395,6 +7701,7 @@ export interface operations {
             /** @description The updated metatag. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7425,13 +7732,23 @@ export interface operations {
             /** @description The payment link was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentLinkResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["UnprocessableReference"];
             429: components["responses"]["RateLimited"];
@@ -7455,6 +7772,7 @@ export interface operations {
             /** @description The payment link. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7483,6 +7801,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7510,6 +7829,7 @@ export interface operations {
             /** @description Created; `key` is shown only now. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7566,6 +7886,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7600,6 +7921,7 @@ export interface operations {
             /** @description Accepted; the automations run in the background. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7634,13 +7956,23 @@ export interface operations {
             /** @description Created, in the order read shape. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableReference"];
@@ -7669,6 +8001,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7699,6 +8032,7 @@ export interface operations {
             /** @description Created; `key` is shown only now. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7733,6 +8067,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7767,6 +8102,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8593,6 +8929,7 @@ export const productStatusValues: ReadonlyArray<FlattenedDeepRequired<components
 export const variantSummaryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VariantSummary"]["status"]> = ["ACTIVE", "INACTIVE"];
 export const variantCreateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VariantCreate"]["status"]> = ["ACTIVE", "INACTIVE"];
 export const orderStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderStatus"]> = ["PENDING", "PAID", "SHIPPED", "DELIVERED", "CANCELLED", "REFUNDED"];
+export const orderCustomerDocumentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderCustomer"]["documentType"]> = ["CPF", "CNPJ"];
 export const trackingStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TrackingStatus"]> = ["label_generated", "posted", "in_transit", "out_for_delivery", "delivered", "delivery_failed", "returned"];
 export const orderBumpTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBump"]["type"]> = ["PRODUCT"];
 export const orderBumpStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBump"]["status"]> = ["ACTIVE", "INACTIVE"];
@@ -8605,6 +8942,7 @@ export const delayStepTypeValues: ReadonlyArray<FlattenedDeepRequired<components
 export const actionStepTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionStep"]["type"]> = ["action"];
 export const actionStepNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionStep"]["name"]> = ["send_email", "send_sms", "send_whatsapp"];
 export const templateChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateChannel"]> = ["email", "sms", "whatsapp"];
+export const scopeNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScopeName"]> = ["abandoned-carts:read", "automations:read", "automations:write", "categories:read", "categories:write", "coupons:read", "coupons:write", "customers:read", "customers:write", "discount-ranges:read", "discount-ranges:write", "gifts:read", "gifts:write", "kits:read", "kits:write", "leads:read", "order-bumps:read", "order-bumps:write", "orders:read", "orders:write", "payment-discounts:read", "payment-discounts:write", "products:read", "products:write", "upsells:read", "upsells:write", "webhooks:read", "webhooks:write"];
 export const kitStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Kit"]["status"]> = ["ACTIVE", "INACTIVE"];
 export const kitCreateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KitCreate"]["status"]> = ["ACTIVE", "INACTIVE"];
 export const kitUpdateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KitUpdate"]["status"]> = ["ACTIVE", "INACTIVE"];

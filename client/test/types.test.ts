@@ -64,7 +64,10 @@ describe('client types', () => {
   it('types answers from the contract: data is the success body, never undefined', () => {
     const read = async () =>
       (await client.GET('/api/v1/products/{productId}', { params: { path: { productId: 'p' } } })).data;
-    expectTypeOf(read).returns.resolves.toEqualTypeOf<Schemas['ProductWithVariantsResponse']>();
+    // openapi-fetch maps the body through Readable<>, which flattens the allOf intersection of ProductWithVariants:
+    // the same type, so each extends the other, though not written identically.
+    expectTypeOf(read).returns.resolves.toExtend<Schemas['ProductWithVariantsResponse']>();
+    expectTypeOf<Schemas['ProductWithVariantsResponse']>().toExtend<Awaited<ReturnType<typeof read>>>();
     const create = async () =>
       (await client.POST('/api/v1/products', { body: { name: 'Caneca', type: 'DIGITAL', price: 10 } })).data;
     expectTypeOf(create).returns.resolves.toEqualTypeOf<Schemas['ProductResponse']>();

@@ -75,6 +75,16 @@ const cases: [string, { given: (doc: Doc) => void; want: { ruleId: string; point
     },
   ],
   [
+    'response without X-Request-Id',
+    {
+      given: (doc) => delete doc.paths['/api/v1/products'].get.responses['200'].headers,
+      want: {
+        ruleId: 'storefront/response-request-id',
+        pointer: '#/paths/~1api~1v1~1products/get/responses/200',
+      },
+    },
+  ],
+  [
     'inferred schema without an **Inferred** description',
     {
       given: (doc) => {

@@ -10,6 +10,7 @@ import { webhookSender } from './domain/ssrf-guard.ts';
 import { authenticate } from './http/authenticate.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
+import { lowercaseBodyUuids, lowercaseUrlUuids } from './http/lowercase-uuids.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
 import { cacheRouteMatchers } from './http/route-matcher-cache.ts';
@@ -51,7 +52,8 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   cacheRouteMatchers();
   const validator = OpenApiValidator.middleware({
     apiSpec: CONTRACT_PATH,
-    validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
+    // The contract says undeclared query parameters are ignored (info: Query strings).
+    validateRequests: { allowUnknownQueryParameters: true, allErrors: true },
     validateResponses: config.validateResponses,
     validateSecurity: false,
     validateFormats: true,
@@ -70,6 +72,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
     }),
     express.json({ limit: '1mb' }),
     requireStorableInput,
+    lowercaseBodyUuids,
     ...validator.slice(lookup + 1),
   ];
 
@@ -77,6 +80,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestLog(logger));
+  app.use(lowercaseUrlUuids);
   app.use(chain);
   app.use(contractRoutes({ ...allHandlers, ...overrides }, deps));
   app.use(unknownRoute);

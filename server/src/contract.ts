@@ -1,7 +1,7 @@
 // What the server reads of openapi.yaml, through the shared contract reader (lib/contract.ts): its operations
 // typed by the generated operationIds, with the Express path and the security scheme they need.
 
-import type { operations } from '../../generated/openapi.ts';
+import type { components, operations } from '../../generated/openapi.ts';
 import { CONTRACT_PATH, type Operation as ContractOperation, readContract } from '../../lib/contract.ts';
 
 export { CONTRACT_PATH };
@@ -57,5 +57,10 @@ export function operationsOf(file = CONTRACT_PATH): Operation[] {
 }
 
 export const contractOperations = operationsOf();
-/** Every scope any operation names: the default scopes of a new API key. */
-export const allScopes = [...new Set(contractOperations.flatMap((operation) => operation.scopes))].sort();
+/**
+ * Every scope any operation names: the default scopes of a new API key. The contract's ScopeName enum lists the
+ * same (rules.test.ts keeps them equal), hence the type.
+ */
+export const allScopes = [
+  ...new Set(contractOperations.flatMap((operation) => operation.scopes)),
+].sort() as components['schemas']['ScopeName'][];

@@ -52,7 +52,6 @@ export const detail = (location: ErrorDetail['location'], path: string, reason: 
 
 export const validationError = (details: ErrorDetail[], message?: string) =>
   new ApiError(400, 'VALIDATION_ERROR', message, details);
-export const bodyFieldError = (path: string, reason: string) => validationError([detail('body', path, reason)]);
 export const notFound = () => new ApiError(404, 'RESOURCE_NOT_FOUND');
 export const duplicateEntry = (path: string, reason: string) =>
   new ApiError(409, 'DUPLICATE_ENTRY', undefined, [detail('body', path, reason)]);

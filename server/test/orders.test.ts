@@ -26,7 +26,6 @@ const defaultAddress = {
   zipcode: '01415-000',
 };
 const defaultShipping = { name: 'PAC', price: 19.9, carrier: 'Correios', turnaround: '5 dias úteis' };
-const noTracking = { code: null, url: null, status: null, statusLabel: null, updatedAt: null };
 
 const LABELS: Record<string, string> = {
   PENDING: 'Aguardando pagamento',
@@ -103,7 +102,7 @@ describe.each(engines)('orders on %s', (engine) => {
             customer: defaultCustomer,
             shippingAddress: defaultAddress,
             shipping: defaultShipping,
-            tracking: noTracking,
+            tracking: null,
             items: [
               {
                 id: expect.any(String),
@@ -163,7 +162,7 @@ describe.each(engines)('orders on %s', (engine) => {
       subtotal: 30.5,
       total: 56,
       currency: 'BRL',
-      tracking: noTracking,
+      tracking: null,
       items: [
         { ...full.items[0], id: expect.any(String), variantId: null },
         { ...full.items[1], id: expect.any(String) },

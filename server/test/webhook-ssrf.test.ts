@@ -59,7 +59,7 @@ describe.each(engines)('webhook SSRF guard and cap on %s', (engine) => {
         error: {
           message: 'Os dados enviados são inválidos.',
           code: 'VALIDATION_ERROR',
-          details: [{ location: 'body', path: 'url', reason: expect.any(String) }],
+          details: [{ location: 'body', path: 'url', reason: expect.any(String), rule: 'webhook-url-public' }],
         },
         meta: { timestamp: expect.any(String), status: 400 },
       });
@@ -71,7 +71,9 @@ describe.each(engines)('webhook SSRF guard and cap on %s', (engine) => {
       const id = accepted.body.data.webhook.id;
       const updated = await v1('PATCH', `/api/v1/webhooks/${id}`, { url }, fresh);
       expect(updated.status).toBe(400);
-      expect(updated.body.error.details).toEqual([{ location: 'body', path: 'url', reason: expect.any(String) }]);
+      expect(updated.body.error.details).toEqual([
+        { location: 'body', path: 'url', reason: expect.any(String), rule: 'webhook-url-public' },
+      ]);
       const read = await v1('GET', `/api/v1/webhooks/${id}`, undefined, fresh);
       expect(read.body.data.webhook.url).toBe('https://hooks.example.com/ok');
       expect((await v1('GET', '/api/v1/webhooks', undefined, fresh)).body.data.pagination.total).toBe(1);
@@ -131,7 +133,7 @@ describe.each(engines)('WEBHOOK_ALLOW_PRIVATE_NETWORKS=true on %s', (engine) => 
     });
     expect(withUser.status).toBe(400);
     expect(withUser.body.error.details).toEqual([
-      { location: 'body', path: 'url', reason: 'a URL não pode conter usuário ou senha' },
+      { location: 'body', path: 'url', reason: 'a URL não pode conter usuário ou senha', rule: 'webhook-url-public' },
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
+import { type RuleIssue, ruleViolation } from '../rules.ts';
 
 // The rules of an automation the schema cannot state, shared by create, update, validate and add-step.
 //
@@ -14,10 +15,7 @@ export type TemplateChannel = Schemas['TemplateChannel'];
 type ActionName = Schemas['ActionStep']['name'];
 
 /** One reason an automation is not valid; `path` is dotted inside the automation, e.g. `steps.1.data.template_id`. */
-export interface ChainIssue {
-  path: string;
-  reason: string;
-}
+export type ChainIssue = RuleIssue;
 
 /** Every trigger event of the contract (a Record, so the type checker keeps it complete). */
 const TRIGGER_EVENTS: Record<TriggerEvent, true> = {
@@ -62,7 +60,9 @@ export async function checkAutomation(
 ): Promise<ChainIssue[]> {
   const issues: ChainIssue[] = [];
   if (!isTriggerEvent(automation.trigger_event)) {
-    issues.push({ path: 'trigger_event', reason: `evento desconhecido: ${automation.trigger_event}` });
+    issues.push(
+      ruleViolation('automation-trigger-known', 'trigger_event', `evento desconhecido: ${automation.trigger_event}`),
+    );
   }
   const { steps } = automation;
   const templateIds = steps.flatMap((step) =>
@@ -73,7 +73,8 @@ export async function checkAutomation(
   const indexById = new Map<string, number>();
   steps.forEach((step, index) => {
     if (step.id === undefined) return;
-    if (indexById.has(step.id)) issues.push({ path: `steps.${index}.id`, reason: `id de passo repetido: ${step.id}` });
+    if (indexById.has(step.id))
+      issues.push(ruleViolation('automation-step-id-unique', `steps.${index}.id`, `id de passo repetido: ${step.id}`));
     else indexById.set(step.id, index);
   });
 
@@ -81,13 +82,19 @@ export async function checkAutomation(
     const at = `steps.${index}`;
     if (step.type === 'delay') {
       if (!Number.isInteger(step.minutes) || step.minutes < 1) {
-        issues.push({ path: `${at}.minutes`, reason: 'minutes deve ser um número inteiro de minutos, a partir de 1' });
+        issues.push(
+          ruleViolation(
+            'automation-delay-minutes',
+            `${at}.minutes`,
+            'minutes deve ser um número inteiro de minutos, a partir de 1',
+          ),
+        );
       }
     } else {
       issues.push(...checkAction(step, at, templates));
     }
     if (typeof step.nextId === 'string' && !indexById.has(step.nextId)) {
-      issues.push({ path: `${at}.nextId`, reason: `nenhum passo com id ${step.nextId}` });
+      issues.push(ruleViolation('automation-next-step-exists', `${at}.nextId`, `nenhum passo com id ${step.nextId}`));
     }
   });
 
@@ -101,28 +108,46 @@ function checkAction(
   templates: Map<string, { channel: TemplateChannel }>,
 ): ChainIssue[] {
   const channel = ACTION_CHANNELS[step.name];
-  if (!channel) return [{ path: `${at}.name`, reason: `operação desconhecida: ${String(step.name)}` }];
+  if (!channel)
+    return [ruleViolation('automation-action-known', `${at}.name`, `operação desconhecida: ${String(step.name)}`)];
   const { template_id: templateId, message } = step.data;
   const issues: ChainIssue[] = [];
   if (templateId !== undefined) {
     if (templates.get(templateId)?.channel !== channel) {
-      issues.push({
-        path: `${at}.data.template_id`,
-        reason: `template de ${CHANNEL_LABELS[channel]} não encontrado nesta loja`,
-      });
+      issues.push(
+        ruleViolation(
+          'automation-template-exists',
+          `${at}.data.template_id`,
+          `template de ${CHANNEL_LABELS[channel]} não encontrado nesta loja`,
+        ),
+      );
     }
   }
   if (channel === 'email') {
     if (templateId === undefined) {
-      issues.push({ path: `${at}.data.template_id`, reason: 'campo obrigatório para send_email' });
+      issues.push(
+        ruleViolation(
+          'automation-email-template-required',
+          `${at}.data.template_id`,
+          'campo obrigatório para send_email',
+        ),
+      );
     }
     return issues;
   }
   if (message === undefined && templateId === undefined) {
-    issues.push({ path: `${at}.data.message`, reason: `envie message ou template_id para ${step.name}` });
+    issues.push(
+      ruleViolation(
+        'automation-message-or-template',
+        `${at}.data.message`,
+        `envie message ou template_id para ${step.name}`,
+      ),
+    );
   }
   if (channel === 'sms' && typeof message === 'string' && message.length > SMS_MAX_LENGTH) {
-    issues.push({ path: `${at}.data.message`, reason: `SMS com mais de ${SMS_MAX_LENGTH} caracteres` });
+    issues.push(
+      ruleViolation('automation-sms-length', `${at}.data.message`, `SMS com mais de ${SMS_MAX_LENGTH} caracteres`),
+    );
   }
   return issues;
 }
@@ -140,7 +165,13 @@ function cycles(steps: readonly Step[], indexById: Map<string, number>): ChainIs
       const next: string | null | undefined = steps[index]?.nextId;
       const target: number | undefined = typeof next === 'string' ? indexById.get(next) : undefined;
       if (target !== undefined && state.get(target) === 'walking') {
-        issues.push({ path: `steps.${index}.nextId`, reason: `os passos formam um ciclo (${next} já vem antes)` });
+        issues.push(
+          ruleViolation(
+            'automation-no-cycle',
+            `steps.${index}.nextId`,
+            `os passos formam um ciclo (${next} já vem antes)`,
+          ),
+        );
         break;
       }
       index = target;

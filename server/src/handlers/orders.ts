@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
 import { now } from '../domain/clock.ts';
-import { contactProblems, documentProblem } from '../domain/contact.ts';
 import {
   allowedStatuses,
   canMove,
@@ -13,7 +12,7 @@ import {
   toCents,
   trackingUrl,
 } from '../domain/orders.ts';
-import { ApiError, bodyFieldError, detail, type ErrorDetail, notFound, validationError } from '../errors.ts';
+import { ApiError, notFound } from '../errors.ts';
 import {
   type OrderItemRecord,
   type OrderRecord,
@@ -24,6 +23,7 @@ import { paginationOf } from '../repositories/pagination.ts';
 import type { CustomerRecord } from '../resources/customers/repository.ts';
 import { type Handlers, ok } from '../resources/operation.ts';
 import { productLines } from '../resources/products/product-lines.ts';
+import { ruleError, ruleViolation } from '../rules.ts';
 
 type Schemas = components['schemas'];
 type AdminOrderCreate = Schemas['AdminOrderCreate'];
@@ -83,21 +83,6 @@ function defaultTags(paymentMethod: string, shipping: Schemas['OrderShipping']):
     delivery: [],
     custom: [],
   };
-}
-
-/** The buyer of an order becomes a customer of the store, so it must fit the Customer shape. */
-function checkBuyer(customer: Schemas['OrderCustomer']): void {
-  const problems: ErrorDetail[] = [];
-  if (customer.name.length < 1 || customer.name.length > 255) {
-    problems.push(detail('body', 'customer.name', 'deve ter de 1 a 255 caracteres'));
-  }
-  problems.push(...contactProblems(customer, 'customer.'));
-  const documentIssue = documentProblem(customer.documentType, customer.documentNumber);
-  if (documentIssue) {
-    const field = customer.documentType in { CPF: 1, CNPJ: 1 } ? 'documentNumber' : 'documentType';
-    problems.push(detail('body', `customer.${field}`, documentIssue));
-  }
-  if (problems.length > 0) throw validationError(problems);
 }
 
 async function orderItems(
@@ -201,13 +186,16 @@ export const orderHandlers: Pick<
     const store = await repositories.stores.find(path.storeId.toLowerCase());
     if (!store) throw notFound();
     const customer = body.customer ?? DEFAULT_CUSTOMER;
-    checkBuyer(customer);
     const items = await orderItems(deps, store.id, body);
     const shipping = body.shipping ?? DEFAULT_SHIPPING;
     const discount = body.discount ?? null;
     const subtotal = lineTotal(items);
     const totalCents = toCents(subtotal) + toCents(shipping.price) - toCents(discount ?? 0);
-    if (totalCents < 0) throw bodyFieldError('discount', 'não pode ser maior que o subtotal mais o frete');
+    if (totalCents < 0) {
+      throw ruleError(
+        ruleViolation('order-discount-within-total', 'discount', 'não pode ser maior que o subtotal mais o frete'),
+      );
+    }
     const paymentMethod = body.paymentMethod ?? 'pix';
     const at = now();
     const record: OrderRecord = {
@@ -224,7 +212,7 @@ export const orderHandlers: Pick<
       customer,
       shippingAddress: body.shippingAddress ?? DEFAULT_ADDRESS,
       shipping,
-      tracking: { code: null, url: null, status: null, statusLabel: null, updatedAt: null },
+      tracking: null,
       items,
       tags: body.tags ?? defaultTags(paymentMethod, shipping),
       createdAt: at,

@@ -7,9 +7,10 @@ import { FAILED_AUTH_WINDOW_SECONDS, type FailedAuthThrottle } from './failed-au
 import type { RateLimiter } from './rate-limiter.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const API_KEY = new RegExp(`^Bearer (${API_KEY_PREFIX}[A-Za-z0-9_-]{43})$`);
+// The scheme is case-insensitive (RFC 9110 §11.1): `bearer`, `BEARER`.
+const API_KEY = new RegExp(`^Bearer (${API_KEY_PREFIX}[A-Za-z0-9_-]{43})$`, 'i');
 const CHECKOUT_KEY = new RegExp(`^${CHECKOUT_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
-const ADMIN = /^Bearer (\S+)$/;
+const ADMIN = /^Bearer (\S+)$/i;
 
 export interface AuthenticateDeps {
   credentials: CredentialsRepository;

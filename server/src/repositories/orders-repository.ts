@@ -52,11 +52,11 @@ function toRow(order: OrderRecord): Selectable<OrdersTable> {
     customer_document_number: order.customer.documentNumber,
     shipping_address: jsonColumn(order.shippingAddress),
     shipping: jsonColumn(order.shipping),
-    tracking_code: order.tracking.code,
-    tracking_url: order.tracking.url,
-    tracking_status: order.tracking.status,
-    tracking_status_label: order.tracking.statusLabel,
-    tracking_updated_at: order.tracking.updatedAt,
+    tracking_code: order.tracking?.code ?? null,
+    tracking_url: order.tracking?.url ?? null,
+    tracking_status: order.tracking?.status ?? null,
+    tracking_status_label: order.tracking?.statusLabel ?? null,
+    tracking_updated_at: order.tracking?.updatedAt ?? null,
     tags: jsonColumn(order.tags),
     created_at: order.createdAt,
     updated_at: order.updatedAt,
@@ -78,13 +78,21 @@ function toRecord(row: Selectable<OrdersTable>, items: Selectable<OrderItemsTabl
     customer: json(row.customer),
     shippingAddress: json(row.shipping_address),
     shipping: json(row.shipping),
-    tracking: {
-      code: row.tracking_code,
-      url: row.tracking_url,
-      status: row.tracking_status,
-      statusLabel: row.tracking_status_label,
-      updatedAt: row.tracking_updated_at,
-    },
+    // An order with no shipment yet has no tracking (all five columns null together).
+    tracking:
+      row.tracking_code === null ||
+      row.tracking_url === null ||
+      row.tracking_status === null ||
+      row.tracking_status_label === null ||
+      row.tracking_updated_at === null
+        ? null
+        : {
+            code: row.tracking_code,
+            url: row.tracking_url,
+            status: row.tracking_status,
+            statusLabel: row.tracking_status_label,
+            updatedAt: row.tracking_updated_at,
+          },
     items: items
       .sort((a, b) => a.position - b.position)
       .map((item) => ({

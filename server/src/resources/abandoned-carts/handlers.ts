@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
-import { contactProblems } from '../../domain/contact.ts';
 import { lineTotal } from '../../domain/orders.ts';
-import { notFound, validationError } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { productLines } from '../products/product-lines.ts';
 import type { AbandonedCart } from './repository.ts';
@@ -29,8 +28,6 @@ export const abandonedCartHandlers: Pick<
     const { repositories, events } = deps;
     const store = await repositories.stores.find(path.storeId.toLowerCase());
     if (!store) throw notFound();
-    const problems = contactProblems(body.customer, 'customer.');
-    if (problems.length > 0) throw validationError(problems);
     const lines = await productLines(deps, store.id, body.items);
     const items = body.items.map((item, index) => {
       const line = lines[index];

@@ -230,7 +230,12 @@ describe.each(engines)('automations on %s', (engine) => {
         const created = await v1('POST', '/api/v1/automations', body);
         expect(created.status).toBe(400);
         expect(created.body.error.code).toBe('VALIDATION_ERROR');
-        expect(created.body.error.details).toContainEqual({ location: 'body', path, reason: expect.any(String) });
+        expect(created.body.error.details).toContainEqual({
+          location: 'body',
+          path,
+          reason: expect.any(String),
+          rule: expect.stringMatching(/^automation-/),
+        });
         const automation = (await v1('POST', '/api/v1/automations', flow())).body.data.automation;
         const updated = await v1('PATCH', `/api/v1/automations/${automation.id}`, { steps: body.steps });
         expect(updated.status).toBe(400);
@@ -310,7 +315,9 @@ describe.each(engines)('automations on %s', (engine) => {
 
     const unknownAfter = await v1('POST', `/api/v1/automations/${automation.id}/steps`, { after: 'nope', step: wait });
     expect(unknownAfter.status).toBe(400);
-    expect(unknownAfter.body.error.details).toEqual([{ location: 'body', path: 'after', reason: expect.any(String) }]);
+    expect(unknownAfter.body.error.details).toEqual([
+      { location: 'body', path: 'after', reason: expect.any(String), rule: 'automation-step-after-exists' },
+    ]);
     const badStep = await v1('POST', `/api/v1/automations/${automation.id}/steps`, {
       step: action('send_sms', { message: 'x'.repeat(161) }),
     });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type ChainIssue,
   checkAutomation,
   insertStep,
   newStepId,
@@ -10,7 +9,8 @@ import {
 } from '../../domain/automation-chain.ts';
 import { startAutomations } from '../../domain/automation-triggers.ts';
 import { now } from '../../domain/clock.ts';
-import { bodyFieldError, detail, notFound, validationError } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
+import { rejectRules, ruleError, ruleViolation } from '../../rules.ts';
 import type { Repositories } from '../index.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { type AutomationRecord, automationOf } from './repository.ts';
@@ -19,11 +19,6 @@ const templatesOf =
   (repositories: Repositories, storeId: string): TemplateLookup =>
   (ids) =>
     repositories.templates.findMany(storeId, ids);
-
-/** 400 VALIDATION_ERROR with one body detail per issue, when there are any. */
-function rejectIssues(issues: ChainIssue[]): void {
-  if (issues.length > 0) throw validationError(issues.map((issue) => detail('body', issue.path, issue.reason)));
-}
 
 export const automationHandlers: Pick<
   Handlers,
@@ -42,7 +37,7 @@ export const automationHandlers: Pick<
   },
 
   async createAutomation({ storeId, body }, { repositories }) {
-    rejectIssues(await checkAutomation(body, templatesOf(repositories, storeId)));
+    rejectRules(await checkAutomation(body, templatesOf(repositories, storeId)));
     const at = now();
     const automation: AutomationRecord = {
       id: randomUUID(),
@@ -66,7 +61,7 @@ export const automationHandlers: Pick<
       body: ok({
         valid: errors.length === 0,
         automation: { name: body.name, trigger_event: body.trigger_event, steps: body.steps, active: false },
-        errors,
+        errors: errors.map(({ path, reason }) => ({ path, reason })),
       }),
     };
   },
@@ -88,7 +83,7 @@ export const automationHandlers: Pick<
       updatedAt: now(),
     };
     // The result is checked whole: switching on a flow whose template was deleted meanwhile is refused too.
-    rejectIssues(await checkAutomation(updated, templatesOf(repositories, storeId)));
+    rejectRules(await checkAutomation(updated, templatesOf(repositories, storeId)));
     await repositories.automations.updateAutomation(updated);
     return { status: 200, body: ok({ automation: automationOf(updated) }) };
   },
@@ -104,14 +99,15 @@ export const automationHandlers: Pick<
     const taken = new Set(current.steps.flatMap((step) => (step.id === undefined ? [] : [step.id])));
     const step: Step & { id: string } = { ...body.step, id: body.step.id ?? newStepId(taken) };
     const inserted = insertStep(current.steps, step, body.after);
-    if (!inserted) throw bodyFieldError('after', `nenhum passo com id ${body.after}`);
+    if (!inserted)
+      throw ruleError(ruleViolation('automation-step-after-exists', 'after', `nenhum passo com id ${body.after}`));
     const issues = await checkAutomation(
       { trigger_event: current.trigger_event, steps: inserted.steps },
       templatesOf(repositories, storeId),
     );
     // Problems of the new step are reported on the request's `step`; the others keep their `steps.N` path.
     const own = `steps.${inserted.index}`;
-    rejectIssues(
+    rejectRules(
       issues.map((issue) => ({
         ...issue,
         path:

@@ -2,18 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { allScopes } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
 import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, newSecret } from '../../domain/secrets.ts';
-import { detail, notFound, referenceNotFound, validationError } from '../../errors.ts';
+import { detail, notFound, referenceNotFound } from '../../errors.ts';
 import { type Handlers, ok } from '../operation.ts';
 
 /** The keys the admin API issues: v1 API keys and external checkout keys, each shown once. */
 export const credentialHandlers: Pick<Handlers, 'createApiKey' | 'revokeApiKey' | 'createCheckoutKey'> = {
   async createApiKey({ body }, { repositories }) {
     const scopes = body.scopes ?? allScopes;
-    const unknownScopes = scopes
-      .map((scope, index) => ({ scope, index }))
-      .filter(({ scope }) => !allScopes.includes(scope))
-      .map(({ scope, index }) => detail('body', `scopes.${index}`, `escopo desconhecido: ${scope}`));
-    if (unknownScopes.length > 0) throw validationError(unknownScopes);
     const storeIds = body.storeIds.map((id) => id.toLowerCase());
     const stores = await repositories.stores.existing(storeIds);
     const missing = storeIds

@@ -165,7 +165,14 @@ describeEngines('customers', () => {
     expect(mismatch.response.status).toBe(400);
     expect(mismatch.error).toMatchObject({
       error: {
-        details: [{ location: 'body', path: 'documentNumber', reason: 'um CNPJ tem 14 dígitos, sem pontuação' }],
+        details: [
+          {
+            location: 'body',
+            path: 'documentNumber',
+            reason: 'um CNPJ tem 14 dígitos, sem pontuação',
+            rule: 'customer-document-digits',
+          },
+        ],
       },
     });
     const company = await api.PATCH('/api/v1/customers/{customerId}', {

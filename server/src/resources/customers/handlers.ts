@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { documentProblem } from '../../domain/contact.ts';
-import { bodyFieldError, duplicateAs, notFound } from '../../errors.ts';
+import { duplicateAs, notFound } from '../../errors.ts';
+import { ruleError, ruleViolation } from '../../rules.ts';
 import { type Deps, type Handlers, ok } from '../operation.ts';
 import type { Customer, CustomerRecord } from './repository.ts';
 
+/** The stored pair must still match after an update that sends only one of them (the schema checks a sent pair). */
 function checkDocument(customer: CustomerRecord): void {
   const problem = documentProblem(customer.documentType, customer.documentNumber);
-  if (problem) throw bodyFieldError('documentNumber', problem);
+  if (problem) throw ruleError(ruleViolation('customer-document-digits', 'documentNumber', problem));
 }
 
 const documentTaken = (customer: CustomerRecord) =>

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
 import { requireWindow } from '../../domain/offer-rules.ts';
-import { detail, type ErrorDetail, notFound, validationError } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
+import { type RuleIssue, rejectRules, ruleViolation } from '../../rules.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { referencesAt, requireReferences } from '../products/catalog-references.ts';
 import type { DiscountRange, DiscountRangeTier } from './repository.ts';
@@ -31,27 +32,47 @@ const tierOf = (tier: TierInput, index: number): DiscountRangeTier => ({
  * below the lower one, positions are distinct, and no two tiers overlap (bounds are inclusive; a null upper
  * bound is open-ended).
  */
-function tierProblems(ruleType: DiscountRange['ruleType'], tiers: readonly DiscountRangeTier[]): ErrorDetail[] {
+function tierProblems(ruleType: DiscountRange['ruleType'], tiers: readonly DiscountRangeTier[]): RuleIssue[] {
   const [minField, maxField] = ruleType === 'CART_VALUE' ? ['minValue', 'maxValue'] : ['minQuantity', 'maxQuantity'];
-  const problems: ErrorDetail[] = [];
+  const problems: RuleIssue[] = [];
   const bounded: { index: number; low: number; high: number }[] = [];
   const positions = new Set<number>();
   tiers.forEach((tier, index) => {
     const low = ruleType === 'CART_VALUE' ? tier.minValue : tier.minQuantity;
     const high = ruleType === 'CART_VALUE' ? tier.maxValue : tier.maxQuantity;
     if (tier.discountType === 'PERCENT' && tier.discountAmount > 100) {
-      problems.push(detail('body', `tiers.${index}.discountAmount`, 'percentual deve ser no máximo 100'));
+      problems.push(
+        ruleViolation('percent-at-most-100', `tiers.${index}.discountAmount`, 'percentual deve ser no máximo 100'),
+      );
     }
     if (positions.has(tier.position)) {
-      problems.push(detail('body', `tiers.${index}.position`, 'posição repetida entre as faixas'));
+      problems.push(
+        ruleViolation(
+          'discount-range-tier-position-unique',
+          `tiers.${index}.position`,
+          'posição repetida entre as faixas',
+        ),
+      );
     }
     positions.add(tier.position);
     if (low === null) {
-      problems.push(detail('body', `tiers.${index}.${minField}`, `obrigatório quando ruleType é ${ruleType}`));
+      problems.push(
+        ruleViolation(
+          'discount-range-tier-bound',
+          `tiers.${index}.${minField}`,
+          `obrigatório quando ruleType é ${ruleType}`,
+        ),
+      );
       return;
     }
     if (high !== null && high < low) {
-      problems.push(detail('body', `tiers.${index}.${maxField}`, `deve ser maior ou igual a ${minField}`));
+      problems.push(
+        ruleViolation(
+          'discount-range-tier-order',
+          `tiers.${index}.${maxField}`,
+          `deve ser maior ou igual a ${minField}`,
+        ),
+      );
       return;
     }
     bounded.push({ index, low, high: high ?? Number.POSITIVE_INFINITY });
@@ -62,7 +83,13 @@ function tierProblems(ruleType: DiscountRange['ruleType'], tiers: readonly Disco
     const tier = bounded[i];
     if (previous && tier && tier.low <= previous.high) {
       const [first, second] = [previous.index, tier.index].sort((a, b) => a - b);
-      problems.push(detail('body', `tiers.${second}.${minField}`, `faixa sobreposta à faixa ${first}`));
+      problems.push(
+        ruleViolation(
+          'discount-range-tier-overlap',
+          `tiers.${second}.${minField}`,
+          `faixa sobreposta à faixa ${first}`,
+        ),
+      );
     }
   }
   return problems;
@@ -75,26 +102,38 @@ function tierProblems(ruleType: DiscountRange['ruleType'], tiers: readonly Disco
  */
 function checkRangeRules(range: DiscountRange, sent: DiscountRangeUpdate, sentTiers: DiscountRangeTier[]) {
   requireWindow(range.startAt, range.endAt, 'endAt', 'startAt');
-  const problems: ErrorDetail[] = [];
+  const problems: RuleIssue[] = [];
   if (!range.appliesToAllProducts && range.productIds.length === 0) {
-    problems.push(detail('body', 'productIds', 'ao menos um produto quando appliesToAllProducts é false'));
+    problems.push(
+      ruleViolation(
+        'discount-range-products-required',
+        'productIds',
+        'ao menos um produto quando appliesToAllProducts é false',
+      ),
+    );
   }
   if (range.applyDiscountTo === 'ITEMS') {
     if (range.itemRangeStart === null) {
-      problems.push(detail('body', 'itemRangeStart', 'obrigatório quando applyDiscountTo é ITEMS'));
+      problems.push(
+        ruleViolation('discount-range-item-range', 'itemRangeStart', 'obrigatório quando applyDiscountTo é ITEMS'),
+      );
     } else if (range.itemRangeEnd !== null && range.itemRangeEnd < range.itemRangeStart) {
-      problems.push(detail('body', 'itemRangeEnd', 'não pode ser menor que itemRangeStart'));
+      problems.push(
+        ruleViolation('discount-range-item-range-order', 'itemRangeEnd', 'não pode ser menor que itemRangeStart'),
+      );
     }
   } else {
     for (const field of ITEM_RANGE_FIELDS) {
       const value = sent[field];
       if (value !== undefined && value !== null) {
-        problems.push(detail('body', field, 'deve ser null quando applyDiscountTo é ENTIRE_CART'));
+        problems.push(
+          ruleViolation('discount-range-item-range', field, 'deve ser null quando applyDiscountTo é ENTIRE_CART'),
+        );
       }
     }
   }
   problems.push(...tierProblems(range.ruleType, sentTiers));
-  if (problems.length > 0) throw validationError(problems);
+  rejectRules(problems);
   if (range.applyDiscountTo === 'ENTIRE_CART') {
     return { ...range, itemRangeStart: null, itemRangeEnd: null, itemRangeOrderBy: null };
   }

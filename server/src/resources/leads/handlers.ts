@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
-import { contactProblems } from '../../domain/contact.ts';
-import { notFound, validationError } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { Lead } from './repository.ts';
 
@@ -20,8 +19,6 @@ export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createL
   async createLead({ path, body }, { repositories, events }) {
     const store = await repositories.stores.find(path.storeId.toLowerCase());
     if (!store) throw notFound();
-    const problems = contactProblems(body);
-    if (problems.length > 0) throw validationError(problems);
     const at = now();
     const lead: Lead = {
       id: randomUUID(),

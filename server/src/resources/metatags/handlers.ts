@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
-import { bodyFieldError, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
+import { ruleError, ruleViolation } from '../../rules.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { Metatag } from './repository.ts';
 
 /** `ALL` means every page and is not combined with other pages. */
 function checkPages(pages: Metatag['pages']): void {
   if (pages.includes('ALL') && pages.length > 1) {
-    throw bodyFieldError('pages', 'ALL não pode ser combinado com outras páginas');
+    throw ruleError(ruleViolation('metatag-all-pages-alone', 'pages', 'ALL não pode ser combinado com outras páginas'));
   }
 }
 

@@ -3,7 +3,8 @@ import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
 import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules.ts';
 import { discountedPrice } from '../../domain/pricing.ts';
-import { bodyFieldError, detail, notFound, referenceNotFound } from '../../errors.ts';
+import { detail, notFound, referenceNotFound } from '../../errors.ts';
+import { ruleError, ruleViolation } from '../../rules.ts';
 import { type Deps, type Handlers, ok } from '../operation.ts';
 import { referencesAt, requireReferences } from '../products/catalog-references.ts';
 import type { OrderBump } from './repository.ts';
@@ -15,7 +16,9 @@ function checkBumpRules(bump: OrderBump): void {
   requirePercentAtMost100(bump.discountType, bump.discountAmount, 'discountAmount');
   requireWindow(bump.startsAt, bump.endsAt, 'endsAt', 'startsAt');
   if (bump.minCartTotal !== null && bump.maxCartTotal !== null && bump.maxCartTotal < bump.minCartTotal) {
-    throw bodyFieldError('maxCartTotal', 'deve ser maior ou igual a minCartTotal');
+    throw ruleError(
+      ruleViolation('order-bump-cart-total-order', 'maxCartTotal', 'deve ser maior ou igual a minCartTotal'),
+    );
   }
 }
 
@@ -94,7 +97,10 @@ export const orderBumpHandlers: Pick<
     checkBumpRules(bump);
     const { price, discountedPrice, cover } = await priceFromCatalog(deps, storeId, bump, body);
     const image = body.image ?? cover;
-    if (image === null) throw bodyFieldError('image', 'obrigatório quando o produto não tem imagem');
+    if (image === null)
+      throw ruleError(
+        ruleViolation('order-bump-image-required', 'image', 'obrigatório quando o produto não tem imagem'),
+      );
     const orderBump: OrderBump = { ...bump, image, price, discountedPrice };
     await deps.repositories.orderBumps.createOrderBump(orderBump);
     return { status: 201, body: ok({ orderBump }) };

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
 import { discountCents, fromCents, toCents } from '../../domain/pricing.ts';
-import { bodyFieldError, detail, type ErrorDetail, notFound, referenceNotFound } from '../../errors.ts';
+import { detail, type ErrorDetail, notFound, referenceNotFound } from '../../errors.ts';
+import { ruleError, ruleViolation } from '../../rules.ts';
 import type { Coupon } from '../coupons/repository.ts';
 import { type Deps, type Handlers, ok } from '../operation.ts';
 import type { ProductRecord, Variant } from '../products/repository.ts';
@@ -13,7 +14,6 @@ type LinkItem = PaymentLink['items'][number];
 
 /** The hosted payment page of a link. */
 export const PAYMENT_PAGE_BASE = 'https://pay.storefront.example.com/l/';
-const DOCUMENT_DIGITS = { CPF: 11, CNPJ: 14 } as const;
 
 /** The read shape: the derived `url`, and EXPIRED once an ACTIVE link's `expiresAt` has passed. */
 function linkOf(record: PaymentLinkRecord, at = now()): PaymentLink {
@@ -85,15 +85,11 @@ export const checkoutHandlers: Pick<Handlers, 'createPaymentLink' | 'getPaymentL
   async createPaymentLink({ storeId, body }, deps) {
     const { repositories } = deps;
     const customer = body.customer ?? null;
-    if (customer && customer.documentNumber.length !== DOCUMENT_DIGITS[customer.documentType]) {
-      throw bodyFieldError(
-        'customer.documentNumber',
-        `deve ter ${DOCUMENT_DIGITS[customer.documentType]} dígitos para ${customer.documentType}`,
-      );
-    }
     const items = await priceItems(deps, storeId, body.cart.items);
     const subtotalCents = items.reduce((sum, item) => sum + toCents(item.price) * item.quantity, 0);
-    if (fromCents(subtotalCents) > 999_999.99) throw bodyFieldError('cart.items', 'o subtotal excede 999999.99');
+    if (fromCents(subtotalCents) > 999_999.99) {
+      throw ruleError(ruleViolation('payment-link-subtotal-cap', 'cart.items', 'o subtotal excede 999999.99'));
+    }
 
     const at = now();
     let coupon: Coupon | undefined;

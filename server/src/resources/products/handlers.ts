@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
 import { slugify } from '../../domain/slug.ts';
-import { bodyFieldError, duplicateAs, notFound } from '../../errors.ts';
+import { duplicateAs, notFound } from '../../errors.ts';
+import { ruleError, ruleViolation } from '../../rules.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { type ProductRecord, productOf } from './repository.ts';
 
@@ -11,10 +12,12 @@ type ProductCreate = components['schemas']['ProductCreate'];
 /** The rules the schema cannot state, checked on the product as it would be stored. */
 function checkProductRules(product: ProductRecord): void {
   if (product.type === 'PHYSICAL' && product.logistics === null) {
-    throw bodyFieldError('logistics', 'campo obrigatório quando o tipo é PHYSICAL');
+    throw ruleError(
+      ruleViolation('product-logistics-when-physical', 'logistics', 'campo obrigatório quando o tipo é PHYSICAL'),
+    );
   }
   if (product.discountedPrice !== null && product.discountedPrice >= product.price) {
-    throw bodyFieldError('discountedPrice', 'deve ser menor que price');
+    throw ruleError(ruleViolation('product-discounted-below-price', 'discountedPrice', 'deve ser menor que price'));
   }
 }
 

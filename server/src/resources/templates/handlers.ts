@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { SMS_MAX_LENGTH } from '../../domain/automation-chain.ts';
 import { now } from '../../domain/clock.ts';
-import { detail, type ErrorDetail, notFound, validationError } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
+import { type RuleIssue, rejectRules, ruleViolation } from '../../rules.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { Template } from './repository.ts';
 
@@ -41,24 +42,26 @@ function fieldsFor(channel: Template['channel'], input: TemplateInput, base: Tem
 
 /** The channel's rules (section 2.6), each broken one naming its field. */
 function checkChannelRules(channel: Template['channel'], fields: TemplateFields): void {
-  const details: ErrorDetail[] = [];
+  const details: RuleIssue[] = [];
   const required = (key: keyof TemplateFields) => {
-    if (fields[key] === null) details.push(detail('body', key, `campo obrigatório para templates de ${channel}`));
+    if (fields[key] === null) {
+      details.push(ruleViolation('template-channel-fields', key, `campo obrigatório para templates de ${channel}`));
+    }
   };
   if (channel === 'email') {
     required('subject');
     required('remetente_nome');
     required('remetente_email');
     if (fields.body === null && fields.html === null) {
-      details.push(detail('body', 'body', 'templates de email precisam de body ou html'));
+      details.push(ruleViolation('template-channel-fields', 'body', 'templates de email precisam de body ou html'));
     }
   } else {
     required('message');
     if (channel === 'sms' && fields.message !== null && fields.message.length > SMS_MAX_LENGTH) {
-      details.push(detail('body', 'message', `SMS com no máximo ${SMS_MAX_LENGTH} caracteres`));
+      details.push(ruleViolation('template-sms-length', 'message', `SMS com no máximo ${SMS_MAX_LENGTH} caracteres`));
     }
   }
-  if (details.length > 0) throw validationError(details);
+  rejectRules(details);
 }
 
 const EMPTY: TemplateFields = {

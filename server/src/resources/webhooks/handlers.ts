@@ -1,21 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { type NetworkPolicy, webhookUrlProblem } from '../../domain/ssrf-guard.ts';
-import { isWebhookEvent } from '../../domain/webhook-message.ts';
-import { ApiError, bodyFieldError, detail, notFound, validationError } from '../../errors.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import { ruleError, ruleViolation } from '../../rules.ts';
 import { type Handlers, ok } from '../operation.ts';
-import { type WebhookEventName, type WebhookRecord, webhookOf } from './repository.ts';
-
-/** `ORDER_CREATED,ORDER_PAID` → the names; an unknown name is 400 VALIDATION_ERROR naming `events`. */
-function eventsFilter(events: string | undefined): WebhookEventName[] | undefined {
-  if (events === undefined) return undefined;
-  const names = events.split(',');
-  const unknown = names.filter((name) => !isWebhookEvent(name));
-  if (unknown.length > 0) {
-    throw validationError([detail('query', 'events', `evento desconhecido: ${unknown.join(', ')}`)]);
-  }
-  return names.filter(isWebhookEvent);
-}
+import { type WebhookRecord, webhookOf } from './repository.ts';
 
 /** The contract's per-store cap on webhooks (createWebhook, 409 RESOURCE_LIMIT_REACHED). */
 export const WEBHOOKS_PER_STORE = 20;
@@ -23,7 +12,7 @@ export const WEBHOOKS_PER_STORE = 20;
 /** 400 VALIDATION_ERROR naming `url` when the SSRF guard refuses it (see domain/ssrf-guard.ts). */
 function requireSafeUrl(url: string | undefined, network: NetworkPolicy): void {
   const problem = url === undefined ? undefined : webhookUrlProblem(url, network);
-  if (problem) throw bodyFieldError('url', problem);
+  if (problem) throw ruleError(ruleViolation('webhook-url-public', 'url', problem));
 }
 
 export const webhookHandlers: Pick<
@@ -37,7 +26,7 @@ export const webhookHandlers: Pick<
   | 'redeliverWebhookDelivery'
 > = {
   async listWebhooks({ storeId, query }, { repositories }) {
-    const filters = { active: query.active, events: eventsFilter(query.events) };
+    const filters = { active: query.active, events: query.events };
     const { webhooks, pagination } = await repositories.webhooks.listWebhooks(storeId, filters, query);
     return { status: 200, body: ok({ webhooks: webhooks.map(webhookOf), pagination }) };
   },

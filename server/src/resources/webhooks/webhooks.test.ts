@@ -277,8 +277,8 @@ describe.each(engines)('webhooks on %s', (engine) => {
     ['limit=101', 'limit'],
     ['page=0', 'page'],
     ['active=maybe', 'active'],
-    ['events=ORDER_CREATED,ORDER_LOST', 'events'],
-    ['events=order_created', 'events'],
+    ['events=ORDER_CREATED,ORDER_LOST', 'events.1'],
+    ['events=order_created', 'events.0'],
   ])('listWebhooks rejects the query %s with 400 naming the parameter', async (query, field) => {
     const response = await v1('GET', `/api/v1/webhooks?${query}`);
     expect(response.status).toBe(400);

@@ -1,0 +1,179 @@
+// Issue: partner code that works on the mock must work on the server. The same table of requests, written the
+// way common clients write them (axios, URLSearchParams, curl --data-urlencode, Python's urlencode, by hand), goes
+// to the mock (`npm run mock`) and to the server; for every stateless case both accept or both refuse, and the
+// table says which. Stateful rules (a stored product's image, catalog prices) are out of a stateless mock's reach.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerFormatExample, readContract } from '../../lib/contract.ts';
+import { type MockServer, startMock } from '../../scripts/mock/mock.ts';
+import { adminHeaders, call, createTenant, startServer, type Tenant, type TestServer } from './harness.ts';
+
+interface Case {
+  name: string;
+  method?: 'GET' | 'POST';
+  /** `{product}` is replaced by an existing product id (upper-cased where the case says so). */
+  url: string;
+  body?: unknown;
+  /** Replaces the Authorization scheme `Bearer`. */
+  scheme?: string;
+  upperStoreId?: boolean;
+  accept: boolean;
+  /** Set when the mock does not apply the case yet: only the server is asked, and the name says so. */
+  mockPending?: string;
+}
+
+// What clients put on the wire for `{ search: 'Camiseta Básica', createdFrom: '2026-11-01T00:00:00Z' }`.
+const params = { search: 'Camiseta Básica', createdFrom: '2026-11-01T00:00:00Z' };
+const viaUrlSearchParams = new URLSearchParams(params).toString(); // + for space, %3A for :
+const axiosEncode = (value: string) =>
+  encodeURIComponent(value).replace(/%3A/gi, ':').replace(/%2C/gi, ',').replace(/%20/g, '+'); // axios buildURL
+const viaAxios = Object.entries(params)
+  .map(([key, value]) => `${key}=${axiosEncode(value)}`)
+  .join('&');
+const viaCurl = Object.entries(params) // curl -G --data-urlencode: percent-encoding, %20 for space
+  .map(([key, value]) => `${key}=${encodeURIComponent(value)}`)
+  .join('&');
+
+const CASES: Case[] = [
+  { name: '+ as a space (HTML forms, URLSearchParams)', url: '/api/v1/products?search=Camiseta+Basica', accept: true },
+  { name: '%20 as a space', url: '/api/v1/products?search=Camiseta%20Basica', accept: true },
+  { name: 'a literal % and _ in search', url: '/api/v1/products?search=50%25_off', accept: true },
+  { name: 'raw colons in a date-time', url: '/api/v1/orders?createdFrom=2026-11-01T00:00:00Z', accept: true },
+  {
+    name: 'URLSearchParams',
+    url: `/api/v1/abandoned-carts?createdFrom=${encodeURIComponent(params.createdFrom)}`,
+    accept: true,
+  },
+  {
+    name: 'URLSearchParams, search and date',
+    url: `/api/v1/orders?${viaUrlSearchParams.replace('search', 'status=PAID&x')}`,
+    accept: true,
+  },
+  { name: 'axios params', url: `/api/v1/orders?${viaAxios.replace('search', 'x')}`, accept: true },
+  { name: 'axios search', url: `/api/v1/products?search=${axiosEncode(params.search)}`, accept: true },
+  { name: 'curl --data-urlencode', url: `/api/v1/orders?${viaCurl.replace('search', 'x')}`, accept: true },
+  { name: 'Python urlencode', url: '/api/v1/products?search=Camiseta+B%C3%A1sica&limit=5', accept: true },
+  { name: 'an unknown parameter (cache-buster)', url: '/api/v1/products?limit=1&_=1700000000', accept: true },
+  { name: 'events, comma-separated', url: '/api/v1/webhooks?events=ORDER_CREATED,ORDER_PAID', accept: true },
+  { name: 'events, encoded comma', url: '/api/v1/webhooks?events=ORDER_CREATED%2CORDER_PAID', accept: true },
+  { name: 'an unknown event', url: '/api/v1/webhooks?events=ORDER_LOST', accept: false },
+  { name: 'page=1e300', url: '/api/v1/products?page=1e300', accept: false },
+  { name: 'page=0', url: '/api/v1/products?page=0', accept: false },
+  { name: 'page=abc', url: '/api/v1/customers?page=abc', accept: false },
+  { name: 'limit=101', url: '/api/v1/orders?limit=101', accept: false },
+  { name: 'a date that is not a date-time', url: '/api/v1/orders?createdFrom=2026-11-01', accept: false },
+  { name: 'a path uuid in upper case', url: '/api/v1/products/{PRODUCT}', accept: true },
+  {
+    name: 'a query uuid in upper case',
+    url: '/api/v1/products?categoryId=6F1C2D3E-4A5B-4C6D-8E7F-9A0B1C2D3E4F',
+    accept: true,
+  },
+  { name: 'X-Store-Id in upper case', url: '/api/v1/products', upperStoreId: true, accept: true },
+  // RFC 9110 §11.1: the scheme is case-insensitive. Prism's security check compares it case-sensitively.
+  { name: 'scheme bearer', url: '/api/v1/products', scheme: 'bearer', accept: true, mockPending: 'Prism' },
+  { name: 'scheme BEARER', url: '/api/v1/products', scheme: 'BEARER', accept: true, mockPending: 'Prism' },
+  {
+    name: 'a PERCENT coupon above 100',
+    method: 'POST',
+    url: '/api/v1/coupons',
+    body: { code: 'MEGA150', discountType: 'PERCENT', discountAmount: 150 },
+    accept: false,
+  },
+  {
+    name: 'a CPF with 14 digits',
+    method: 'POST',
+    url: '/api/v1/customers',
+    body: { name: 'Ana', email: 'ana@example.com', documentType: 'CPF', documentNumber: '12345678000195' },
+    accept: false,
+  },
+  {
+    name: 'a CNPJ with 14 digits',
+    method: 'POST',
+    url: '/api/v1/customers',
+    body: { name: 'Loja Ana', email: 'contato@example.com', documentType: 'CNPJ', documentNumber: '12345678000195' },
+    accept: true,
+  },
+  {
+    name: 'ALL with another page',
+    method: 'POST',
+    url: '/api/v1/metatags',
+    body: { name: 'Pixel', content: '<meta name="x" content="y">', pages: ['ALL', 'HOME'] },
+    accept: false,
+  },
+  {
+    name: 'a CART_VALUE tier without minValue',
+    method: 'POST',
+    url: '/api/v1/discount-ranges',
+    body: {
+      name: 'Faixas',
+      ruleType: 'CART_VALUE',
+      tiers: [{ minQuantity: 2, discountType: 'PERCENT', discountAmount: 5 }],
+    },
+    accept: false,
+  },
+];
+
+describe('the mock and the server agree on which requests they accept', () => {
+  let mock: MockServer;
+  let server: TestServer;
+  let tenant: Tenant;
+  let productId: string;
+
+  beforeAll(async () => {
+    [mock, server] = await Promise.all([startMock({ port: 0 }), startServer({ engine: 'sqlite' })]);
+    tenant = await createTenant(server);
+    const created = await call(server.baseUrl, 'POST', '/api/v1/products', {
+      headers: tenant.headers,
+      body: {
+        name: 'Camiseta Básica',
+        type: 'DIGITAL',
+        price: 79.9,
+        media: { images: ['https://cdn.example.com/c.jpg'] },
+      },
+    });
+    if (created.status !== 201) throw new Error(`createProduct answered ${created.status}`);
+    productId = created.body.data.product.id;
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([mock?.close(), server?.close()]);
+  });
+
+  const send = async (baseUrl: string, credentials: Tenant['headers'], given: Case) => {
+    const headers: Record<string, string> = { ...credentials };
+    if (given.scheme) headers.authorization = headers.authorization?.replace(/^Bearer/, given.scheme) ?? '';
+    if (given.upperStoreId) headers['x-store-id'] = headers['x-store-id']?.toUpperCase() ?? '';
+    const url = given.url.replace('{PRODUCT}', productId.toUpperCase());
+    return call(baseUrl, given.method ?? 'GET', url, { headers, ...(given.body ? { body: given.body } : {}) });
+  };
+
+  const verdict = (status: number) => (status < 400 ? 'accepted' : 'refused');
+  // The mock checks that a key has the form the contract's bearerFormat gives (401 otherwise).
+  const mockKey = bearerFormatExample(String(readContract().securityScheme('ApiKeyAuth')?.bearerFormat));
+
+  it.each(CASES.filter((given) => !given.mockPending))('$name', async (given) => {
+    const mockCredentials = { authorization: `Bearer ${mockKey}`, 'x-store-id': tenant.storeId };
+    const [fromMock, fromServer] = await Promise.all([
+      send(mock.url, mockCredentials, given),
+      send(server.baseUrl, tenant.headers, given),
+    ]);
+    const want = given.accept ? 'accepted' : 'refused';
+    expect({ mock: verdict(fromMock.status), server: verdict(fromServer.status) }).toEqual({
+      mock: want,
+      server: want,
+    });
+    if (!given.accept) expect([fromMock.status, fromServer.status]).toEqual([400, 400]);
+  });
+
+  it.each(CASES.filter((given) => given.mockPending))(
+    '$name (server only: $mockPending does not yet)',
+    async (given) => {
+      const fromServer = await send(server.baseUrl, tenant.headers, given);
+      expect(verdict(fromServer.status)).toBe(given.accept ? 'accepted' : 'refused');
+    },
+  );
+
+  it('keeps the admin token scheme case-insensitive too', async () => {
+    const headers = { authorization: adminHeaders(server).authorization.replace('Bearer', 'bearer') };
+    const store = await call(server.baseUrl, 'POST', '/admin/stores', { headers, body: { name: 'Loja B' } });
+    expect(store.status).toBe(201);
+  });
+});
