@@ -18,11 +18,18 @@ import { templatesRepository } from './templates-repository.ts';
 import { trackingEventsRepository } from './tracking-events-repository.ts';
 import { webhooksRepository } from './webhooks-repository.ts';
 
+/**
+ * How long a verified API key is believed without reading it again. A revoke through this process takes effect
+ * at once; on PostgreSQL, where several instances may share the store, one through another instance within this
+ * time (see the README). The embedded store belongs to one process, so its lifetime only bounds memory churn.
+ */
+const REMEMBER_KEYS_MS: Record<Engine, number> = { sqlite: 60_000, postgres: 5_000 };
+
 /** The repositories not yet moved into a resource folder; `resources/index.ts` spreads them in. */
 export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
   return {
     stores: storesRepository(db),
-    credentials: credentialsRepository(db, { rememberKeys: engine === 'sqlite' }),
+    credentials: credentialsRepository(db, { rememberKeysMs: REMEMBER_KEYS_MS[engine] }),
     idempotency: idempotencyRepository(db),
     coupons: couponsRepository(db),
     discountRanges: discountRangesRepository(db),
