@@ -39,6 +39,7 @@ async function spawnServer(env: Record<string, string>): Promise<Child> {
       PORT: String(port),
       ADMIN_TOKEN,
       LOG_LEVEL: 'silent',
+      VALIDATE_RESPONSES: 'true',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
