@@ -15,7 +15,7 @@ const defaults: Config = {
   rateLimitMax: 600,
   rateLimitWindowSeconds: 60,
   logLevel: 'info',
-  validateResponses: true,
+  validateResponses: false,
   webhookRetryBaseMs: 1000,
   automationMinuteMs: 60_000,
   webhookAllowPrivateNetworks: false,
