@@ -76,6 +76,8 @@ export async function startServer(engine: 'sqlite' | 'postgres'): Promise<Target
     // The suite sends wrong credentials to every operation on purpose, all from one address.
     AUTH_FAILURE_LIMIT: '1000000',
     LOG_LEVEL: 'silent',
+    // Conformance runs prove the server's own responses too, whatever `npm start` defaults to.
+    VALIDATE_RESPONSES: 'true',
     DATABASE_URL: '',
     DATABASE_SCHEMA: '',
   };

@@ -32,6 +32,7 @@ export async function spawnServer(env: Record<string, string>): Promise<Child> {
       PORT: String(port),
       ADMIN_TOKEN: CHILD_ADMIN_TOKEN,
       LOG_LEVEL: 'silent',
+      VALIDATE_RESPONSES: 'true',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

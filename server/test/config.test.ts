@@ -15,7 +15,7 @@ const defaults: Config = {
   rateLimitMax: 600,
   rateLimitWindowSeconds: 60,
   logLevel: 'info',
-  validateResponses: true,
+  validateResponses: false,
   webhookRetrySchedule: [5, 300, 1800, 7200, 18_000, 36_000, 36_000],
   automationMinuteMs: 60_000,
   webhookAllowPrivateNetworks: false,
@@ -70,8 +70,9 @@ describe('loadConfig', () => {
       },
     ],
     ['LOG_LEVEL', { given: { LOG_LEVEL: 'silent' }, want: { logLevel: 'silent' } }],
-    ['production turns response checks off', { given: { NODE_ENV: 'production' }, want: { validateResponses: false } }],
-    ['any other NODE_ENV keeps them on', { given: { NODE_ENV: 'test' }, want: { validateResponses: true } }],
+    ['VALIDATE_RESPONSES off', { given: { VALIDATE_RESPONSES: 'false' }, want: { validateResponses: false } }],
+    ['VALIDATE_RESPONSES on', { given: { VALIDATE_RESPONSES: 'true' }, want: { validateResponses: true } }],
+    ['NODE_ENV does not decide it', { given: { NODE_ENV: 'production' }, want: {} }],
     [
       'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
       { given: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, want: { webhookAllowPrivateNetworks: true } },
@@ -107,6 +108,7 @@ describe('loadConfig', () => {
       },
     ],
     ['RATE_LIMIT_MAX 0', { given: { RATE_LIMIT_MAX: '0' }, want: 'RATE_LIMIT_MAX' }],
+    ['VALIDATE_RESPONSES not a boolean', { given: { VALIDATE_RESPONSES: 'on' }, want: 'VALIDATE_RESPONSES' }],
     [
       'WEBHOOK_ALLOW_PRIVATE_NETWORKS not a boolean',
       { given: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, want: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS' },

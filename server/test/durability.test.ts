@@ -112,6 +112,54 @@ describe.each(engines)('durability on %s', { timeout: 60_000 }, (engine) => {
     }
   });
 
+  // WAL with synchronous=NORMAL: a commit is in the WAL file (the OS's page cache) before the 201 is sent, so the
+  // death of the process loses nothing; only a power loss or OS crash may lose the last commits (see the README).
+  it('keeps every acknowledged create across kill -9 right after the 201s', async () => {
+    const first = await spawnServer(storeEnv);
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const store = await call(first.baseUrl, 'POST', '/admin/stores', {
+      headers: admin,
+      body: { name: 'Loja Abrupta' },
+    });
+    const storeId: string = store.body.data.store.id;
+    const key = await call(first.baseUrl, 'POST', '/admin/api-keys', { headers: admin, body: { storeIds: [storeId] } });
+    const headers = { authorization: `Bearer ${key.body.data.apiKey.key}`, 'x-store-id': storeId };
+
+    const acknowledged: { id: string; body: unknown }[] = [];
+    let killed = false;
+    // Four writers in parallel; SIGKILL the moment the 20th 201 arrives, with writes still in flight.
+    const writer = async (writerIndex: number) => {
+      for (let index = 0; !killed; index += 1) {
+        const response = await call(first.baseUrl, 'POST', '/api/v1/products', {
+          headers: { ...headers, 'idempotency-key': `abrupta-${writerIndex}-${index}` },
+          body: { name: `Produto Abrupto ${writerIndex}-${index}`, type: 'DIGITAL', price: 5 + index },
+        }).catch(() => undefined);
+        if (response === undefined) return;
+        expect(response.status).toBe(201);
+        acknowledged.push({ id: response.body.data.product.id, body: response.body.data.product });
+        if (acknowledged.length >= 20 && !killed) {
+          killed = true;
+          first.process.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all([0, 1, 2, 3].map(writer));
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(acknowledged.length).toBeGreaterThanOrEqual(20);
+
+    const second = await spawnServer(storeEnv);
+    try {
+      for (const product of acknowledged) {
+        const read = await call(second.baseUrl, 'GET', `/api/v1/products/${product.id}`, { headers });
+        expect(read.status).toBe(200);
+        expect(read.body.data.product).toEqual({ ...(product.body as object), variants: [] });
+      }
+    } finally {
+      second.process.kill('SIGTERM');
+      expect(await second.exited).toEqual({ code: 0, signal: null });
+    }
+  });
+
   it('fails start-up with exit 1 and a message when the port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));

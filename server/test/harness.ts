@@ -56,6 +56,8 @@ export async function startServer({
     ADMIN_TOKEN,
     DATA_DIR: where.dataDir,
     LOG_LEVEL: 'silent',
+    // The suites prove every response against the contract, whatever `npm start` defaults to.
+    VALIDATE_RESPONSES: 'true',
     // Every test client is 127.0.0.1 and several suites answer many 401s on purpose; auth-throttle.test.ts sets it.
     AUTH_FAILURE_LIMIT: '1000000',
     ...(where.databaseUrl ? { DATABASE_URL: where.databaseUrl, DATABASE_SCHEMA: where.databaseSchema } : {}),

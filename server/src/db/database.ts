@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -5,6 +6,7 @@ import pg from 'pg';
 import { ConfigError } from '../config.ts';
 import { dataDirError, ensureDataDir } from '../data-dir.ts';
 import type { Database } from '../resources/index.ts';
+import { prepareStatements } from './pg-prepared-statements.ts';
 import { adaptNodeSqlite } from './sqlite-adapter.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -25,6 +27,11 @@ export interface StoreOptions {
 
 /** The embedded store's file in DATA_DIR (`npm run reset` removes it with its WAL companions). */
 export const SQLITE_FILE = 'storefront.sqlite';
+/**
+ * Connections per process: a request holds one only while its queries run, so about two per core keeps every core
+ * busy without making PostgreSQL switch between more backends than the machine can run at once.
+ */
+const POOL_MAX = Math.max(4, 2 * availableParallelism());
 /** How long start-up waits for PostgreSQL before saying DATABASE_URL is unreachable. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -90,9 +97,10 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
   }
   const pool = new pg.Pool({
     connectionString,
-    max: 10,
+    max: POOL_MAX,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  pool.on('connect', prepareStatements);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }

@@ -32,8 +32,10 @@ export function requestLog(logger: Logger): RequestHandler {
       // The contract's path template, never the URL: a key pasted into the query string or a path segment
       // would otherwise reach the log. A request outside the contract's paths logs no path at all.
       const operation = req.storefront.operation;
-      req.storefront.log.info(
+      // The root logger with reqId as a field: the same line as the child's, without building a child.
+      logger.info(
         {
+          reqId: requestId,
           method: req.method,
           route: operation?.path ?? null,
           operationId: operation?.operationId ?? null,

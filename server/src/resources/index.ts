@@ -90,6 +90,13 @@ export interface Database
     AutomationTables {}
 
 /**
+ * How long a verified API key is believed without reading it again. A revoke through this process takes effect
+ * at once; on PostgreSQL, where several instances may share the store, one through another instance within this
+ * time (see the README). The embedded store belongs to one process, so its lifetime only bounds memory churn.
+ */
+const REMEMBER_KEYS_MS: Record<Engine, number> = { sqlite: 60_000, postgres: 5_000 };
+
+/**
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
  * and its idempotent reply can be written together). Only repositories touch the database.
  */
@@ -112,7 +119,7 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     abandonedCarts: abandonedCartsRepository(db),
     paymentLinks: paymentLinksRepository(db),
     stores: storesRepository(db),
-    credentials: credentialsRepository(db, { rememberKeys: engine === 'sqlite' }),
+    credentials: credentialsRepository(db, { rememberKeysMs: REMEMBER_KEYS_MS[engine] }),
     webhooks: webhooksRepository(db),
     webhookDeliveries: webhookDeliveriesRepository(db, engine),
     automations: automationsRepository(db),

@@ -20,17 +20,29 @@ export interface CheckoutKeyRecord {
 
 export interface CredentialsOptions {
   /**
-   * Keep API keys read by hash in memory. Only for a store one process owns (the embedded one): revocation
-   * through this repository clears the memory, but another process sharing the database could not.
+   * How long an API key read by hash is kept in memory (0: never). Revoking through this repository forgets
+   * every remembered key at once; another process sharing the database notices a revoke only when its copy
+   * expires, so on a shared store this lifetime bounds how long a revoked key may still be accepted there.
    */
-  rememberKeys?: boolean;
+  rememberKeysMs?: number;
+  /** The clock the lifetime is read from (tests move it). */
+  now?: () => number;
 }
 
 const REMEMBERED_KEYS_MAX = 10_000;
 
+/**
+ * Bumped by every revoke in this process: a remembered key from before it is read again. Process-wide rather
+ * than per repository, because a revoke may run through a repository made on a transaction.
+ */
+let revocations = 0;
+
 /** API keys and external checkout keys; only hashes of the secrets are stored. */
-export function credentialsRepository(db: Kysely<Database>, { rememberKeys = false }: CredentialsOptions = {}) {
-  const remembered = new Map<string, ApiKeyRecord>();
+export function credentialsRepository(
+  db: Kysely<Database>,
+  { rememberKeysMs = 0, now = Date.now }: CredentialsOptions = {},
+) {
+  const remembered = new Map<string, { key: ApiKeyRecord; until: number; revocations: number }>();
   return {
     async createApiKey(key: ApiKeyRecord & { keyHash: string }): Promise<void> {
       await db
@@ -50,7 +62,8 @@ export function credentialsRepository(db: Kysely<Database>, { rememberKeys = fal
 
     async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
       const known = remembered.get(keyHash);
-      if (known) return known;
+      if (known && known.revocations === revocations && known.until > now()) return known.key;
+      const seen = revocations;
       const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
       if (!row) return undefined;
       const key: ApiKeyRecord = {
@@ -62,9 +75,9 @@ export function credentialsRepository(db: Kysely<Database>, { rememberKeys = fal
         revokedAt: row.revoked_at,
         createdAt: row.created_at,
       };
-      if (rememberKeys) {
+      if (rememberKeysMs > 0) {
         if (remembered.size >= REMEMBERED_KEYS_MAX) remembered.clear();
-        remembered.set(keyHash, key);
+        remembered.set(keyHash, { key, until: now() + rememberKeysMs, revocations: seen });
       }
       return key;
     },
@@ -77,7 +90,8 @@ export function credentialsRepository(db: Kysely<Database>, { rememberKeys = fal
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
-      // Cleared after the write: a lookup racing the update cannot leave the unrevoked key remembered.
+      // Bumped after the write: a lookup racing the update remembers under the old count, so is not believed.
+      revocations += 1;
       remembered.clear();
       return Number(result.numUpdatedRows) > 0;
     },

@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+
+/** Distinct statements one connection keeps prepared; past it, the rest run unnamed (a list's `IN (…)` varies). */
+const PREPARED_PER_CONNECTION_MAX = 500;
+
+type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown;
+
+/**
+ * Makes a pooled connection prepare each parameterised statement once and reuse it by name, as the embedded
+ * store's adapter caches statements by SQL text: PostgreSQL then skips parsing and planning on every request.
+ * Statements without parameters (migrations, several commands in one text) run as before.
+ */
+export function prepareStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as Query;
+  const prepared = new Set<string>();
+  const named: Query = (text, values, callback) => {
+    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) {
+      return query(text, values, callback);
+    }
+    const name = `sf_${createHash('sha1').update(text).digest('base64url')}`;
+    if (!prepared.has(name)) {
+      if (prepared.size >= PREPARED_PER_CONNECTION_MAX) return query(text, values, callback);
+      prepared.add(name);
+    }
+    return query({ name, text, values }, callback);
+  };
+  client.query = named as typeof client.query;
+}
