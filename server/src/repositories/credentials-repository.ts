@@ -23,13 +23,17 @@ export interface CredentialsOptions {
    * through this repository clears the memory, but another process sharing the database could not.
    */
   rememberKeys?: boolean;
+  /** Where remembered keys are kept: shared by the pool's repository and each write's, so a revoke clears it. */
+  remembered?: Map<string, ApiKeyRecord>;
 }
 
 const REMEMBERED_KEYS_MAX = 10_000;
 
 /** API keys and external checkout keys; only hashes of the secrets are stored. */
-export function credentialsRepository(db: Kysely<Database>, { rememberKeys = false }: CredentialsOptions = {}) {
-  const remembered = new Map<string, ApiKeyRecord>();
+export function credentialsRepository(
+  db: Kysely<Database>,
+  { rememberKeys = false, remembered = new Map<string, ApiKeyRecord>() }: CredentialsOptions = {},
+) {
   return {
     async createApiKey(key: ApiKeyRecord & { keyHash: string }): Promise<void> {
       await db

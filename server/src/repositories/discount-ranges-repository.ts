@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, DiscountRangesTable, DiscountRangeTiersTable } from '../db/schema.ts';
 import {
   flag,
@@ -113,7 +114,7 @@ export function discountRangesRepository(db: Kysely<Database>) {
   return {
     /** The range and its tiers land together. */
     async insert(range: DiscountRange): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await trx.insertInto('discount_ranges').values(toRow(range)).execute();
         await writeTiers(trx, range);
       });
@@ -133,7 +134,7 @@ export function discountRangesRepository(db: Kysely<Database>) {
     /** Replaces the range's fields and, when `tiersChanged`, its whole tier list, in one transaction. */
     async replace(range: DiscountRange, tiersChanged: boolean): Promise<void> {
       const { id, store_id, created_at: _created, ...changes } = toRow(range);
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await trx
           .updateTable('discount_ranges')
           .set(changes)
@@ -145,7 +146,7 @@ export function discountRangesRepository(db: Kysely<Database>) {
     },
 
     async delete(storeId: string, id: string): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const owned = await trx
           .selectFrom('discount_ranges')
           .select('id')

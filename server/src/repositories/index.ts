@@ -5,7 +5,7 @@ import { abandonedCartsRepository } from './abandoned-carts-repository.ts';
 import { automationRunsRepository } from './automation-runs-repository.ts';
 import { automationsRepository } from './automations-repository.ts';
 import { couponsRepository } from './coupons-repository.ts';
-import { credentialsRepository } from './credentials-repository.ts';
+import { type ApiKeyRecord, credentialsRepository } from './credentials-repository.ts';
 import { customersRepository } from './customers-repository.ts';
 import { discountRangesRepository } from './discount-ranges-repository.ts';
 import { idempotencyRepository } from './idempotency-repository.ts';
@@ -18,11 +18,18 @@ import { templatesRepository } from './templates-repository.ts';
 import { trackingEventsRepository } from './tracking-events-repository.ts';
 import { webhooksRepository } from './webhooks-repository.ts';
 
-/** The repositories not yet moved into a resource folder; `resources/index.ts` spreads them in. */
-export function createLegacyRepositories(db: Kysely<Database>, engine: Engine) {
+/**
+ * The repositories not yet moved into a resource folder; `resources/index.ts` spreads them in. `rememberedKeys`
+ * is the embedded store's memory of API keys, shared by every repository set built on one store.
+ */
+export function createLegacyRepositories(
+  db: Kysely<Database>,
+  engine: Engine,
+  rememberedKeys = new Map<string, ApiKeyRecord>(),
+) {
   return {
     stores: storesRepository(db),
-    credentials: credentialsRepository(db, { rememberKeys: engine === 'sqlite' }),
+    credentials: credentialsRepository(db, { rememberKeys: engine === 'sqlite', remembered: rememberedKeys }),
     idempotency: idempotencyRepository(db),
     coupons: couponsRepository(db),
     discountRanges: discountRangesRepository(db),

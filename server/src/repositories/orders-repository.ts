@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.ts';
 import { ORDER_STATUS_LABELS } from '../domain/orders.ts';
 import { json, jsonColumn, money, moneyColumn, nullableMoney, nullableMoneyColumn } from './columns.ts';
@@ -128,7 +129,7 @@ export function ordersRepository(db: Kysely<Database>) {
      * Answers whether the customer was new.
      */
     async create(order: OrderRecord, customer: CustomerRecord): Promise<{ customerCreated: boolean }> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         await trx.insertInto('orders').values(toRow(order)).execute();
         await trx
           .insertInto('order_items')

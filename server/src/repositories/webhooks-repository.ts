@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, WebhooksTable } from '../db/schema.ts';
 import { flag, flagColumn, json, jsonColumn, nullableJson, nullableJsonColumn } from './columns.ts';
 import { type PageRequest, pageOf, readWindow } from './pagination.ts';
@@ -86,7 +87,7 @@ export function webhooksRepository(db: Kysely<Database>) {
 
   return {
     async insert(webhook: WebhookRecord): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await trx.insertInto('webhooks').values(toRow(webhook)).execute();
         await trx.insertInto('webhook_events').values(subscriptions(webhook)).execute();
         await count(trx, webhook.storeId, 1, webhook.active ? 1 : 0);
@@ -105,7 +106,7 @@ export function webhooksRepository(db: Kysely<Database>) {
 
     async replace(webhook: WebhookRecord): Promise<void> {
       const { id, store_id, created_at: _created, ...changes } = toRow(webhook);
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         const before = await trx
           .selectFrom('webhooks')
           .select('active')
@@ -120,7 +121,7 @@ export function webhooksRepository(db: Kysely<Database>) {
     },
 
     async delete(storeId: string, id: string): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const deleted = await trx
           .deleteFrom('webhooks')
           .where('store_id', '=', storeId)

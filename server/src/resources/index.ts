@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../db/database.ts';
 import type { LegacyTables } from '../db/schema.ts';
 import { legacyHandlers } from '../handlers/index.ts';
+import type { ApiKeyRecord } from '../repositories/credentials-repository.ts';
 import { createLegacyRepositories } from '../repositories/index.ts';
 import { categoryHandlers } from './categories/handlers.ts';
 import { categoriesRepository } from './categories/repository.ts';
@@ -41,9 +42,13 @@ export interface Database
  * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
  * and its idempotent reply can be written together). Only repositories touch the database.
  */
-export function createRepositories(db: Kysely<Database>, engine: Engine) {
+export function createRepositories(
+  db: Kysely<Database>,
+  engine: Engine,
+  rememberedKeys = new Map<string, ApiKeyRecord>(),
+) {
   return {
-    ...createLegacyRepositories(db, engine),
+    ...createLegacyRepositories(db, engine, rememberedKeys),
     products: productsRepository(db),
     categories: categoriesRepository(db),
     metatags: metatagsRepository(db),

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { operations } from '../../../generated/openapi.ts';
 import type { OperationId } from '../contract.ts';
-import type { NetworkPolicy } from '../domain/ssrf-guard.ts';
 import type { DomainEvents } from '../domain/events.ts';
+import type { NetworkPolicy } from '../domain/ssrf-guard.ts';
 import type { Repositories } from './index.ts';
 
 type Operation<Op extends OperationId> = operations[Op];

@@ -1,0 +1,28 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+
+let savepoints = 0;
+
+/**
+ * Runs `work` in a transaction of its own, or, when `db` already is one (a write's request transaction), in a
+ * savepoint of it: a failure undoes only `work` (a retry after a unique violation still works on PostgreSQL),
+ * and nothing opens a second connection (on SQLite that would wait forever behind the first).
+ */
+export async function inTransaction<DB, Result>(
+  db: Kysely<DB>,
+  work: (trx: Transaction<DB>) => Promise<Result>,
+): Promise<Result> {
+  if (!db.isTransaction) return db.transaction().execute(work);
+  const trx = db as Transaction<DB>;
+  savepoints = (savepoints + 1) % 1_000_000;
+  const name = sql.raw(`nested_${savepoints}`);
+  await sql`SAVEPOINT ${name}`.execute(trx);
+  try {
+    const result = await work(trx);
+    await sql`RELEASE SAVEPOINT ${name}`.execute(trx);
+    return result;
+  } catch (error) {
+    await sql`ROLLBACK TO SAVEPOINT ${name}`.execute(trx);
+    await sql`RELEASE SAVEPOINT ${name}`.execute(trx);
+    throw error;
+  }
+}
