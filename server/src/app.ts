@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import { CONTRACT_PATH } from './contract.ts';
 import type { Store } from './db/database.ts';
 import { outboxEvents } from './domain/outbox-events.ts';
-import { webhookSender } from './domain/ssrf-guard.ts';
+import { type NetworkPolicy, webhookSender } from './domain/ssrf-guard.ts';
 import { authenticate } from './http/authenticate.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
@@ -14,7 +14,7 @@ import { lowercaseBodyUuids, lowercaseUrlUuids } from './http/lowercase-uuids.ts
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
 import { cacheRouteMatchers } from './http/route-matcher-cache.ts';
-import { contractRoutes } from './http/routes.ts';
+import { contractRoutes, type Storage } from './http/routes.ts';
 import { requireStorableInput } from './http/storable-input.ts';
 import { handlers as allHandlers, createRepositories, type Database } from './resources/index.ts';
 import type { Deps, Handlers } from './resources/operation.ts';
@@ -28,16 +28,32 @@ export interface AppOptions {
   overrides?: Partial<Handlers>;
 }
 
+/**
+ * What handlers use, on one database handle: the pool, or one write's transaction. Every repository is bound to
+ * it, and events go to the outbox through the same handle, so a change and the deliveries it causes commit or
+ * roll back together. The one place a handler's dependencies are built.
+ */
+export function depsFor(db: Kysely<Database>, store: Store, network: NetworkPolicy): Deps {
+  const repositories = createRepositories(db, store.engine);
+  return { repositories, events: outboxEvents(repositories), network };
+}
+
+/**
+ * Reads run on the pool; each write runs in one transaction of its own, so its change, its outbox rows and (for
+ * an idempotent request) its claimed key and stored reply commit together.
+ */
+export function transactionalStorage(store: Store, network: NetworkPolicy): Storage {
+  return {
+    deps: depsFor(store.db, store, network),
+    write: (work) => store.db.transaction().execute((trx) => work(depsFor(trx, store, network))),
+  };
+}
+
 /** Builds the Express app; start-up (listening, signals) lives in server.ts. */
 export function createApp({ store, config, logger, overrides = {} }: AppOptions) {
   const network = { allowPrivateNetworks: config.webhookAllowPrivateNetworks };
-  /** What handlers use, on a database handle: the pool, or a request's transaction (events go to its outbox). */
-  const depsFor = (db: Kysely<Database>): Deps => {
-    const repositories = createRepositories(db, store.engine);
-    return { repositories, events: outboxEvents(repositories), network };
-  };
-  const deps = depsFor(store.db);
-  const { repositories } = deps;
+  const storage = transactionalStorage(store, network);
+  const { repositories } = storage.deps;
   // Started by the caller once the app listens (server.ts, the test harness).
   const worker = deliveryWorker({
     repositories,
@@ -82,7 +98,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   app.use(requestLog(logger));
   app.use(lowercaseUrlUuids);
   app.use(chain);
-  app.use(contractRoutes({ ...allHandlers, ...overrides }, deps));
+  app.use(contractRoutes({ ...allHandlers, ...overrides }, storage));
   app.use(unknownRoute);
   app.use(errorHandler(logger));
   return { app, repositories, worker };

@@ -160,6 +160,61 @@ describe.each(engines)('durability on %s', { timeout: 60_000 }, (engine) => {
     }
   });
 
+  it('never leaves an Idempotency-Key stuck after kill -9 under concurrent creates: each retry is 201 or the replay', async () => {
+    const first = await spawnServer(storeEnv);
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const store = await call(first.baseUrl, 'POST', '/admin/stores', {
+      headers: admin,
+      body: { name: 'Loja Abatida' },
+    });
+    const storeId: string = store.body.data.store.id;
+    const key = await call(first.baseUrl, 'POST', '/admin/api-keys', { headers: admin, body: { storeIds: [storeId] } });
+    const headers = { authorization: `Bearer ${key.body.data.apiKey.key}`, 'x-store-id': storeId };
+
+    const total = 40;
+    const bodyOf = (index: number) => ({ name: `Produto Abatido ${index}`, type: 'DIGITAL', price: 10 + index });
+    const create = (baseUrl: string, index: number) =>
+      call(baseUrl, 'POST', '/api/v1/products', {
+        headers: { ...headers, 'idempotency-key': `abatido-${index}` },
+        body: bodyOf(index),
+      });
+
+    let answered = 0;
+    const requests = Array.from({ length: total }, async (_, index) => {
+      const response = await create(first.baseUrl, index);
+      answered += 1;
+      // kill -9 as soon as the first answer is in: no shutdown, the other requests die wherever they are.
+      if (answered === 1) first.process.kill('SIGKILL');
+      return response;
+    });
+    const settled = await Promise.allSettled(requests);
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    const before = settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
+    expect(before.filter((response) => response === undefined).length).toBeGreaterThan(0);
+
+    const second = await spawnServer(storeEnv);
+    try {
+      const ids = new Set<string>();
+      for (const [index, earlier] of before.entries()) {
+        const retried = await create(second.baseUrl, index);
+        expect(retried.status).toBe(201);
+        if (earlier !== undefined) {
+          expect(earlier.status).toBe(201);
+          expect(retried.body).toEqual(earlier.body);
+          expect(retried.headers.get('idempotent-replayed')).toBe('true');
+        }
+        expect(retried.body.data.product.name).toBe(bodyOf(index).name);
+        ids.add(retried.body.data.product.id);
+      }
+      expect(ids.size).toBe(total);
+      const list = await call(second.baseUrl, 'GET', '/api/v1/products?limit=100', { headers });
+      expect(list.body.data.pagination.total).toBe(total);
+      expect(new Set(list.body.data.products.map((p: { id: string }) => p.id))).toEqual(ids);
+    } finally {
+      second.process.kill('SIGTERM');
+      expect(await second.exited).toEqual({ code: 0, signal: null });
+    }
+  });
   it('fails start-up with exit 1 and a message when the port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { ApiError } from '../src/errors.ts';
-import { REPLAY_WINDOW_MS, runIdempotently } from '../src/http/idempotency.ts';
+import { REPLAY_WINDOW_MS, runIdempotently, type StoredReply } from '../src/http/idempotency.ts';
 import { idempotencyRepository } from '../src/repositories/idempotency-repository.ts';
 import { engines, TEST_DATABASE_URL } from './harness.ts';
 
@@ -41,35 +41,68 @@ describe.each(engines)('idempotency keys on %s', (engine) => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** As a write runs it: the claim, the change and the stored reply in one transaction. */
+  const run = (given: ReturnType<typeof scope>, work: () => Promise<StoredReply> = execute) =>
+    store.db.transaction().execute((trx) => runIdempotently(idempotencyRepository(trx), given, work, now));
+
   it('replays within 24 hours and frees the key after them', async () => {
-    const repository = idempotencyRepository(store.db);
     executions = 0;
-    const first = await runIdempotently(repository, scope('janela'), execute, now);
+    const first = await run(scope('janela'));
     expect(first).toEqual({ status: 201, body: { success: true, data: { n: 1 } } });
     clock += REPLAY_WINDOW_MS - 1;
-    expect(await runIdempotently(repository, scope('janela'), execute, now)).toEqual({
+    expect(await run(scope('janela'))).toEqual({
       ...first,
       headers: { 'Idempotent-Replayed': 'true' },
     });
     clock += 1;
-    const later = await runIdempotently(repository, scope('janela', { name: 'Outra' }), execute, now);
+    const later = await run(scope('janela', { name: 'Outra' }));
     expect(later).toEqual({ status: 201, body: { success: true, data: { n: 2 } } });
     expect(executions).toBe(2);
   });
 
   it('refuses the same key with another body (422) and frees a key whose request failed', async () => {
-    const repository = idempotencyRepository(store.db);
-    await runIdempotently(repository, scope('corpo'), execute, now);
-    await expect(runIdempotently(repository, scope('corpo', { name: 'Outro' }), execute, now)).rejects.toMatchObject({
+    await run(scope('corpo'));
+    await expect(run(scope('corpo', { name: 'Outro' }))).rejects.toMatchObject({
       status: 422,
       code: 'IDEMPOTENCY_KEY_MISMATCH',
     });
     const failing = async (): Promise<never> => {
       throw new ApiError(409, 'DUPLICATE_ENTRY');
     };
-    await expect(runIdempotently(repository, scope('falha'), failing, now)).rejects.toBeInstanceOf(ApiError);
-    const retried = await runIdempotently(repository, scope('falha'), execute, now);
+    await expect(run(scope('falha'), failing)).rejects.toBeInstanceOf(ApiError);
+    const retried = await run(scope('falha'));
     expect(retried.status).toBe(201);
     expect(retried.headers).toBeUndefined();
+  });
+
+  it('takes over a claim left pending by a crash between claim and result, and runs the request once', async () => {
+    executions = 0;
+    await idempotencyRepository(store.db).claim(
+      scope('abandonada').storeId,
+      'abandonada',
+      'createProduct',
+      'hash-of-a-request-that-died',
+      new Date(clock).toISOString(),
+    );
+    const first = await run(scope('abandonada'));
+    expect(first).toEqual({ status: 201, body: { success: true, data: { n: 1 } } });
+    expect(await run(scope('abandonada'))).toEqual({ ...first, headers: { 'Idempotent-Replayed': 'true' } });
+    expect(executions).toBe(1);
+  });
+
+  it('makes a concurrent request with the same key wait for the first, then replays it', async () => {
+    executions = 0;
+    const slow = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return execute();
+    };
+    const replies = await Promise.all([run(scope('corrida'), slow), run(scope('corrida'), slow)]);
+    expect(executions).toBe(1);
+    expect(replies).toEqual(
+      expect.arrayContaining([
+        { status: 201, body: { success: true, data: { n: 1 } } },
+        { status: 201, body: { success: true, data: { n: 1 } }, headers: { 'Idempotent-Replayed': 'true' } },
+      ]),
+    );
   });
 });

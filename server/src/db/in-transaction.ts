@@ -1,9 +1,28 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
+
+let savepoints = 0;
 
 /**
- * Runs `work` in a transaction: on the given one when the handle already is one (a request's transaction, so
- * the writes commit or roll back with the rest of it), in a new one on the pool otherwise.
+ * Runs `work` in a transaction of its own, or, when `db` already is one (a write's request transaction), in a
+ * savepoint of it: a failure undoes only `work` (a retry after a unique violation still works on PostgreSQL),
+ * and nothing opens a second connection (on SQLite that would wait forever behind the first).
  */
-export function inTransaction<DB, R>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<R>): Promise<R> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
+export async function inTransaction<DB, Result>(
+  db: Kysely<DB>,
+  work: (trx: Transaction<DB>) => Promise<Result>,
+): Promise<Result> {
+  if (!db.isTransaction) return db.transaction().execute(work);
+  const trx = db as Transaction<DB>;
+  savepoints = (savepoints + 1) % 1_000_000;
+  const name = sql.raw(`nested_${savepoints}`);
+  await sql`SAVEPOINT ${name}`.execute(trx);
+  try {
+    const result = await work(trx);
+    await sql`RELEASE SAVEPOINT ${name}`.execute(trx);
+    return result;
+  } catch (error) {
+    await sql`ROLLBACK TO SAVEPOINT ${name}`.execute(trx);
+    await sql`RELEASE SAVEPOINT ${name}`.execute(trx);
+    throw error;
+  }
 }

@@ -26,8 +26,14 @@ export function requestHash(operationId: string, body: unknown): string {
 
 /**
  * Runs `execute` at most once per (store, key) within 24 hours. A replay gets the first response with
- * `Idempotent-Replayed: true`; the same key with another body is 422; a key whose first request is still
- * running is 409. Only successful responses are remembered: a failure frees the key for a corrected retry.
+ * `Idempotent-Replayed: true`; the same key with another body is 422. Only successful responses are remembered.
+ *
+ * Call it inside the write's transaction, with `repository` and `execute` bound to it: the claim, the change and
+ * the stored reply then commit together or not at all, so a crash never leaves a key claimed without its reply,
+ * and a failure frees the key for a corrected retry by rolling back. A concurrent request with the same key waits
+ * for the first to end (PostgreSQL holds its insert on the key; SQLite runs one write at a time) and replays it.
+ * A committed `pending` claim can only be left by a crash of a version that claimed in a transaction of its own:
+ * it is taken over.
  */
 export async function runIdempotently(
   repository: IdempotencyRepository,
@@ -38,31 +44,24 @@ export async function runIdempotently(
   const { storeId, key, operationId } = scope;
   const hash = requestHash(operationId, scope.body);
   const startedAt = now();
-  if (!(await repository.claim(storeId, key, operationId, hash, new Date(startedAt).toISOString()))) {
+  while (!(await repository.claim(storeId, key, operationId, hash, new Date(startedAt).toISOString()))) {
     const existing = await repository.find(storeId, key);
-    const expired = existing && Date.parse(existing.createdAt) <= startedAt - REPLAY_WINDOW_MS;
-    if (!existing || expired) {
-      // Gone meanwhile, or older than the replay window: the key is free again.
-      if (expired) await repository.release(storeId, key, new Date(startedAt - REPLAY_WINDOW_MS).toISOString());
-      return runIdempotently(repository, scope, execute, now);
+    if (!existing) continue;
+    const expired = Date.parse(existing.createdAt) <= startedAt - REPLAY_WINDOW_MS;
+    const stale = existing.state === 'pending' || existing.status === null || existing.body === null;
+    if (expired || stale) {
+      // Older than the replay window, or a claim whose request died: the key is free again.
+      await repository.release(storeId, key);
+      continue;
     }
     if (existing.requestHash !== hash) throw new ApiError(422, 'IDEMPOTENCY_KEY_MISMATCH');
-    if (existing.state === 'pending' || existing.status === null || existing.body === null) {
-      throw new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE');
-    }
     return {
-      status: existing.status,
-      body: JSON.parse(existing.body),
+      status: existing.status ?? 200,
+      body: JSON.parse(existing.body ?? 'null'),
       headers: { 'Idempotent-Replayed': 'true' },
     };
   }
-  let reply: StoredReply;
-  try {
-    reply = await execute();
-  } catch (error) {
-    await repository.release(storeId, key);
-    throw error;
-  }
+  const reply = await execute();
   if (reply.status >= 200 && reply.status < 300) {
     await repository.complete(storeId, key, reply.status, JSON.stringify(reply.body));
   } else {

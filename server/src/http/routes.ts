@@ -23,13 +23,26 @@ export function assertHandlersCoverContract(
   }
 }
 
+/** How the routes reach the store. */
+export interface Storage {
+  /** The dependencies of a read: repositories on the pool. */
+  deps: Deps;
+  /**
+   * Runs one write in one transaction, with `deps` bound to it: the change, its events and (with an
+   * `Idempotency-Key`) the stored reply commit together or not at all.
+   */
+  write<Result>(work: (deps: Deps) => Promise<Result>): Promise<Result>;
+}
+
 /**
  * One route per operation of the contract, in the contract's own path syntax converted for Express: no path is
- * written by hand. Each route calls the handler named by the operationId and sends its reply.
+ * written by hand. Each route calls the handler named by the operationId and sends its reply. Every operation
+ * other than a GET is a write and runs in a transaction of its own (see `Storage.write`): a half-done change is
+ * never left behind, whatever the handler does after its first statement.
  */
 export function contractRoutes(
   handlers: Handlers,
-  deps: Deps,
+  storage: Storage,
   operations: Operation[] = contractOperations,
 ): ExpressRouter {
   assertHandlersCoverContract(handlers, operations);
@@ -48,15 +61,17 @@ export function contractRoutes(
             return state.log;
           },
         } as unknown as Input<OperationId>;
-        const execute = (): Promise<StoredReply> => handler(input, deps) as Promise<StoredReply>;
+        const execute = (deps: Deps): Promise<StoredReply> => handler(input, deps) as Promise<StoredReply>;
         const idempotencyKey = operation.idempotent ? req.get('idempotency-key') : undefined;
-        const reply = idempotencyKey
-          ? await runIdempotently(
-              deps.repositories.idempotency,
-              { storeId: input.storeId, key: idempotencyKey, operationId: operation.operationId, body: req.body },
-              execute,
-            )
-          : await execute();
+        const scope = { storeId: input.storeId, key: idempotencyKey ?? '', operationId: operation.operationId };
+        const reply =
+          operation.method === 'get'
+            ? await execute(storage.deps)
+            : await storage.write((deps) =>
+                idempotencyKey
+                  ? runIdempotently(deps.repositories.idempotency, { ...scope, body: req.body }, () => execute(deps))
+                  : execute(deps),
+              );
         if (reply.headers) res.set(reply.headers);
         if (reply.status === 204) res.status(204).end();
         else res.status(reply.status).json(reply.body);

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { isUniqueViolation } from '../db/unique-violation.ts';
 
 export interface IdempotencyRecord {
   operationId: string;
@@ -14,27 +13,28 @@ export interface IdempotencyRecord {
 /** Remembered responses of requests sent with an `Idempotency-Key`, per store. */
 export function idempotencyRepository(db: Kysely<Database>) {
   return {
-    /** Claims the key for a first request; false when the key is already taken. */
+    /**
+     * Claims the key for a first request; false when the key is already taken. Within a transaction on
+     * PostgreSQL a claim by another transaction still running waits for it to end (and is then taken or free).
+     */
     async claim(storeId: string, key: string, operationId: string, requestHash: string, now: string): Promise<boolean> {
-      try {
-        await db
-          .insertInto('idempotency_keys')
-          .values({
-            store_id: storeId,
-            idempotency_key: key,
-            operation_id: operationId,
-            request_hash: requestHash,
-            state: 'pending',
-            status: null,
-            body: null,
-            created_at: now,
-          })
-          .execute();
-        return true;
-      } catch (error) {
-        if (isUniqueViolation(error)) return false;
-        throw error;
-      }
+      const claimed = await db
+        .insertInto('idempotency_keys')
+        .values({
+          store_id: storeId,
+          idempotency_key: key,
+          operation_id: operationId,
+          request_hash: requestHash,
+          state: 'pending',
+          status: null,
+          body: null,
+          created_at: now,
+        })
+        // No error on a taken key: on PostgreSQL an error would abort the surrounding transaction.
+        .onConflict((conflict) => conflict.columns(['store_id', 'idempotency_key']).doNothing())
+        .returning('idempotency_key')
+        .executeTakeFirst();
+      return claimed !== undefined;
     },
 
     async find(storeId: string, key: string): Promise<IdempotencyRecord | undefined> {
@@ -65,11 +65,13 @@ export function idempotencyRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** Frees a key: its first request failed, or it was created at or before `createdBefore` (24 hours are over). */
-    async release(storeId: string, key: string, createdBefore?: string): Promise<void> {
-      let query = db.deleteFrom('idempotency_keys').where('store_id', '=', storeId).where('idempotency_key', '=', key);
-      if (createdBefore) query = query.where('created_at', '<=', createdBefore);
-      await query.execute();
+    /** Frees a key: its first request failed or died, or its 24 hours are over. */
+    async release(storeId: string, key: string): Promise<void> {
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('store_id', '=', storeId)
+        .where('idempotency_key', '=', key)
+        .execute();
     },
   };
 }

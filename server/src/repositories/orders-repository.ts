@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.ts';
 import { ORDER_STATUS_LABELS } from '../domain/orders.ts';
 import { type CustomerRecord, upsertCustomer } from '../resources/customers/repository.ts';
@@ -136,7 +137,7 @@ export function ordersRepository(db: Kysely<Database>) {
      * Answers whether the customer was new.
      */
     async create(order: OrderRecord, customer: CustomerRecord): Promise<{ customerCreated: boolean }> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         await trx.insertInto('orders').values(toRow(order)).execute();
         await trx
           .insertInto('order_items')

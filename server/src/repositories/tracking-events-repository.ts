@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, TrackingEventsTable } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { flag, flagColumn } from './columns.ts';
@@ -52,7 +53,7 @@ export function trackingEventsRepository(db: Kysely<Database>) {
     draft: DraftTrackingEvent,
     code: TrackingCodeChoice,
   ): Promise<TrackingEvent> {
-    return db.transaction().execute(async (trx) => {
+    return inTransaction(db, async (trx) => {
       // Touch the order first: on PostgreSQL this takes its row lock, so appends to one order run one after the
       // other and each reads the code and last event its predecessor committed.
       await trx

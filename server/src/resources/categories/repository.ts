@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { components } from '../../../../generated/openapi.ts';
+import { inTransaction } from '../../db/in-transaction.ts';
 import { containsPattern, type PageRequest, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
@@ -75,7 +76,7 @@ export function categoriesRepository(db: Kysely<Database>) {
     /** Links the products (already known to be the store's); returns how many links are new. */
     async assignCategoryProducts(categoryId: string, productIds: readonly string[], at: string): Promise<number> {
       const unique = [...new Set(productIds)];
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const present = await trx
           .selectFrom('category_products')
           .select('product_id')

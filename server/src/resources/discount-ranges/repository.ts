@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, json, money, nullableMoney } from '../../db/column-codecs.ts';
+import { inTransaction } from '../../db/in-transaction.ts';
 import { pageOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 import type { DiscountRangeTiersTable } from './table.ts';
@@ -63,7 +64,7 @@ export function discountRangesRepository(db: Kysely<Database>) {
   return {
     /** The range and its tiers land together. */
     createDiscountRange: (range: DiscountRange) =>
-      db.transaction().execute(async (trx) => {
+      inTransaction(db, async (trx) => {
         const { tiers: _tiers, ...fields } = range;
         await ranges(trx).insert(fields);
         await replaceTiers(trx, range);
@@ -76,14 +77,14 @@ export function discountRangesRepository(db: Kysely<Database>) {
 
     /** Replaces the range's fields and, when `tiersChanged`, its whole tier list, in one transaction. */
     updateDiscountRange: (range: DiscountRange, tiersChanged: boolean) =>
-      db.transaction().execute(async (trx) => {
+      inTransaction(db, async (trx) => {
         const { tiers: _tiers, ...fields } = range;
         await ranges(trx).replace(fields);
         if (tiersChanged) await replaceTiers(trx, range);
       }),
 
     deleteDiscountRange: (storeId: string, id: string) =>
-      db.transaction().execute(async (trx) => {
+      inTransaction(db, async (trx) => {
         const owned = await ranges(trx).find(storeId, id);
         if (!owned) return false;
         await trx.deleteFrom('discount_range_tiers').where('discount_range_id', '=', id).execute();
