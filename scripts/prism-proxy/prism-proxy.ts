@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { runSuite } from '../../conformance-tests/lib/suite.ts';
-import { freePort } from '../../conformance-tests/test-helpers/targets.ts';
+import { freePort, RATE_LIMIT } from '../../conformance-tests/test-helpers/targets.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SPEC = path.join(ROOT, 'openapi.yaml');
@@ -151,7 +151,10 @@ async function startServer() {
     PORT: String(port),
     DATA_DIR: dataDir,
     ADMIN_TOKEN: adminToken,
-    RATE_LIMIT_MAX: '1000000',
+    // The limit of every conformance target: the suite reads it from RateLimit-Policy and spends a key's window to
+    // see the 429, so it must be small enough to spend.
+    RATE_LIMIT_MAX: String(RATE_LIMIT.max),
+    RATE_LIMIT_WINDOW_SECONDS: String(RATE_LIMIT.windowSeconds),
     // The suite sends wrong credentials on purpose; from one address they would soon trip the failed-auth throttle.
     AUTH_FAILURE_LIMIT: '1000000',
     // Every response is checked against the contract, as in every conformance run.
