@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { components } from '../../../generated/openapi.ts';
+import { VALIDATION_REASONS } from '../../../lib/validation-reasons.ts';
 import { ApiError, detail, type ErrorCode, type ErrorDetail, errorBody } from '../errors.ts';
 import { RateLimitedError } from './authenticate.ts';
 
@@ -29,24 +30,12 @@ const LOCATIONS: Record<string, ErrorDetail['location']> = {
   header: 'header',
 };
 
-/** Portuguese reasons for the JSON Schema keywords the validator reports. */
-const REASONS: Record<string, string> = {
-  required: 'campo obrigatório',
-  type: 'tipo inválido',
-  minLength: 'texto curto demais',
-  maxLength: 'texto longo demais',
-  minimum: 'valor abaixo do mínimo',
-  maximum: 'valor acima do máximo',
-  exclusiveMinimum: 'valor abaixo do mínimo',
-  exclusiveMaximum: 'valor acima do máximo',
-  pattern: 'formato inválido',
-  format: 'formato inválido',
-  enum: 'valor não permitido',
-  const: 'valor não permitido',
-  minItems: 'itens de menos',
-  maxItems: 'itens demais',
-  uniqueItems: 'itens repetidos',
-  additionalProperties: 'campo não permitido',
+/**
+ * Portuguese reasons for the JSON Schema keywords the validator reports: the ones the mock shares, plus the
+ * keywords only the server's validator words.
+ */
+const REASONS: Readonly<Record<string, string>> = {
+  ...VALIDATION_REASONS,
   minProperties: 'envie ao menos um campo',
   maxProperties: 'campos demais',
   oneOf: 'não corresponde a nenhuma das formas aceitas',
