@@ -197,11 +197,16 @@ export async function seedServer(
   webhookCounts: number[],
 ): Promise<Seed> {
   const admin = { authorization: `Bearer ${adminToken}` };
-  const stores: string[] = [];
-  for (const count of webhookCounts.length > 0 ? webhookCounts : [0]) {
-    stores.push((await expectCreated(base, '/admin/stores', admin, { name: `Bench ${count} webhooks` }, 'store')).id);
+  // The product workloads get a store of their own: a list fixture's webhooks subscribe to PRODUCT_CREATED, and
+  // 1,000 of them (cloned past the API's cap of 20) would turn every create into 1,000 outbox deliveries.
+  const storeId = (await expectCreated(base, '/admin/stores', admin, { name: 'Bench products' }, 'store')).id;
+  const listStoreIds: string[] = [];
+  for (const count of webhookCounts) {
+    listStoreIds.push(
+      (await expectCreated(base, '/admin/stores', admin, { name: `Bench ${count} webhooks` }, 'store')).id,
+    );
   }
-  const storeId = stores[0] as string;
+  const stores = [storeId, ...listStoreIds];
   const key = await expectCreated(base, '/admin/api-keys', admin, { name: 'bench', storeIds: stores }, 'apiKey');
   const apiKey = key.key as string;
   const auth = (store: string) => ({ authorization: `Bearer ${apiKey}`, 'x-store-id': store });
@@ -213,7 +218,7 @@ export async function seedServer(
     access.engine === 'sqlite' ? sqliteSql(access.file) : await postgresSql(access.databaseUrl, access.schema);
   try {
     for (const [index, count] of webhookCounts.entries()) {
-      const store = stores[index] as string;
+      const store = listStoreIds[index] as string;
       const template = await expectCreated(base, '/api/v1/webhooks', auth(store), webhookRequest(), 'webhook');
       await cloneWebhooks(sql, template.id as string, count);
       const check = await call(base, 'GET', '/api/v1/webhooks?page=1&limit=1', auth(store));
