@@ -11,9 +11,9 @@ import { authenticate } from './http/authenticate.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
 import { lowercaseBodyUuids, lowercaseUrlUuids } from './http/lowercase-uuids.ts';
+import { compileOperationLookup } from './http/operation-lookup.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
-import { cacheRouteMatchers } from './http/route-matcher-cache.ts';
 import { contractRoutes, type Storage } from './http/routes.ts';
 import { requireStorableInput } from './http/storable-input.ts';
 import { handlers as allHandlers, createRepositories, type Database } from './resources/index.ts';
@@ -65,7 +65,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   const window = { max: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
   const rateLimiter = store.engine === 'postgres' ? sqlRateLimiter(store, window) : memoryRateLimiter(window);
 
-  cacheRouteMatchers();
+  compileOperationLookup();
   const validator = OpenApiValidator.middleware({
     apiSpec: CONTRACT_PATH,
     // The contract says undeclared query parameters are ignored (info: Query strings).

@@ -13,7 +13,9 @@ const DRAIN_MS = 500;
 /** Start-up: configuration, store, migrations, first-run demo data, listening, graceful shutdown. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  // Written asynchronously: under load the lines of several requests leave in one write instead of one
+  // system call each; pino flushes what is buffered when the process exits.
+  const logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false }));
   const adminToken = resolveAdminToken(config.adminToken, config.dataDir);
   const store = await connectStore(config);
   const applied = await migrate(store, config.databaseSchema);
