@@ -6,6 +6,18 @@ const PREPARED_PER_CONNECTION_MAX = 500;
 
 type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown;
 
+/** A statement's name, by its text (hashed once per text, not per query). */
+const names = new Map<string, string>();
+function nameOf(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `sf_${createHash('sha1').update(text).digest('base64url')}`;
+    if (names.size >= PREPARED_PER_CONNECTION_MAX * 4) names.clear();
+    names.set(text, name);
+  }
+  return name;
+}
+
 /**
  * Makes a pooled connection prepare each parameterised statement once and reuse it by name, as the embedded
  * store's adapter caches statements by SQL text: PostgreSQL then skips parsing and planning on every request.
@@ -18,7 +30,7 @@ export function prepareStatements(client: pg.PoolClient): void {
     if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) {
       return query(text, values, callback);
     }
-    const name = `sf_${createHash('sha1').update(text).digest('base64url')}`;
+    const name = nameOf(text);
     if (!prepared.has(name)) {
       if (prepared.size >= PREPARED_PER_CONNECTION_MAX) return query(text, values, callback);
       prepared.add(name);

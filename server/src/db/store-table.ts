@@ -3,6 +3,7 @@ import type { components } from '../../../generated/openapi.ts';
 import { DuplicateRecord } from '../domain/duplicate-record.ts';
 import type { Database } from '../resources/index.ts';
 import type { ColumnCodec } from './column-codecs.ts';
+import { compiledOnce } from './compiled-once.ts';
 import { isUniqueViolation } from './unique-violation.ts';
 
 export type Pagination = components['schemas']['Pagination'];
@@ -13,11 +14,28 @@ export interface PageRequest {
 }
 
 /** The tables of store resources: rows carrying `id`, `store_id` and `created_at`. */
+/** The same statements for every store table; only ever given column names that come from the table's own type. */
+type AnyStoreRow = { id: string; store_id: string; created_at: string } & Record<string, unknown>;
+
 type StoreTableName = {
   [T in keyof Database]: Database[T] extends { id: string; store_id: string; created_at: string } ? T : never;
 }[keyof Database];
 
 type Row<T extends StoreTableName> = Selectable<Database[T]>;
+
+type AnyStoreTables = Record<string, AnyStoreRow>;
+/** `SELECT * FROM <table> WHERE store_id = ? AND id = ?`, compiled once per table and dialect. */
+const findStatements = new Map<string, ReturnType<typeof compiledOnce<AnyStoreTables, AnyStoreRow>>>();
+function findStatement(table: string) {
+  let statement = findStatements.get(table);
+  if (!statement) {
+    statement = compiledOnce<AnyStoreTables, AnyStoreRow>((db) =>
+      db.selectFrom(table).selectAll().where('store_id', '=', '').where('id', '=', ''),
+    );
+    findStatements.set(table, statement);
+  }
+  return statement;
+}
 
 /** The columns that need converting, each with its codec; every other column is copied as it is. */
 type Codec<T extends StoreTableName> = {
@@ -102,9 +120,6 @@ const columnName = (field: string): string => {
   return name;
 };
 
-/** The same statements for every store table; only ever given column names that come from the table's own type. */
-type AnyStoreRow = { id: string; store_id: string; created_at: string } & Record<string, unknown>;
-
 /**
  * Insert / find / replace / delete / newest-first page of one store-scoped table, by (store, id). Another store's
  * id is indistinguishable from an unknown one. A write that a unique constraint refuses throws `DuplicateRecord`.
@@ -118,7 +133,8 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
   type Stored = StoredOf<T, C, Keep>;
   // Kysely cannot resolve column names of a table chosen by a type parameter; the statements below only name the
   // columns every store table has, and rows pass through `encode`/`decode`, which the Stored type keeps exact.
-  const rows = db as unknown as Kysely<Record<string, AnyStoreRow>>;
+  const rows = db as unknown as Kysely<AnyStoreTables>;
+  const findRow = findStatement(table);
   const columnCodecs = codec as Record<string, ColumnCodec<unknown, unknown> | undefined>;
   const name: string = table;
   const keep = new Set<string>(options.snakeCaseFields ?? []);
@@ -159,12 +175,7 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
     },
 
     async find(storeId: string, id: string): Promise<Stored | undefined> {
-      const row = await rows
-        .selectFrom(name)
-        .selectAll()
-        .where('store_id', '=', storeId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const [row] = await findRow(rows, [storeId, id]);
       return row && decode(row as Row<T>);
     },
 

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, json, money, nullableJson, nullableMoney } from '../../db/column-codecs.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import { containsPattern, type PageRequest, type StoredOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
@@ -22,6 +23,11 @@ const productColumns = {
   featured: flag,
 };
 type ProductRow = StoredOf<'products', typeof productColumns>;
+
+/** getProductById's second read, on every product GET: compiled once. */
+const variantsOfProduct = compiledOnce((db: Kysely<Database>) =>
+  db.selectFrom('product_variants').selectAll().where('product_id', '=', '').orderBy('created_at').orderBy('id'),
+);
 
 /** A product as stored: the read shape plus the write-only fields of the create body. */
 export type ProductRecord = Omit<ProductRow, 'images' | 'videos' | 'documents'> & { media: Schemas['MediaRead'] };
@@ -99,13 +105,7 @@ export function productsRepository(db: Kysely<Database>) {
 
     /** The variants getProductById shows, oldest first. */
     async productVariants(productId: string): Promise<Variant[]> {
-      const rows = await db
-        .selectFrom('product_variants')
-        .selectAll()
-        .where('product_id', '=', productId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
+      const rows = await variantsOfProduct(db, [productId]);
       return rows.map((row) => {
         const { storeId: _store, productId: _product, createdAt: _created, ...variant } = variants.decode(row);
         return variant;
