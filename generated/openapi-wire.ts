@@ -8173,7 +8173,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times with exponential back-off, then dropped. */
+            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times on the retry schedule, then marked `FAILED` in the delivery log, from which it can be redelivered. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8239,7 +8239,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times with exponential back-off, then dropped. */
+            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times on the retry schedule, then marked `FAILED` in the delivery log, from which it can be redelivered. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8305,7 +8305,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times with exponential back-off, then dropped. */
+            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times on the retry schedule, then marked `FAILED` in the delivery log, from which it can be redelivered. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8371,7 +8371,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times with exponential back-off, then dropped. */
+            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times on the retry schedule, then marked `FAILED` in the delivery log, from which it can be redelivered. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8437,7 +8437,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times with exponential back-off, then dropped. */
+            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times on the retry schedule, then marked `FAILED` in the delivery log, from which it can be redelivered. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8503,7 +8503,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times with exponential back-off, then dropped. */
+            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times on the retry schedule, then marked `FAILED` in the delivery log, from which it can be redelivered. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8569,7 +8569,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times with exponential back-off, then dropped. */
+            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times on the retry schedule, then marked `FAILED` in the delivery log, from which it can be redelivered. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8635,7 +8635,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times with exponential back-off, then dropped. */
+            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times on the retry schedule, then marked `FAILED` in the delivery log, from which it can be redelivered. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8701,7 +8701,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times with exponential back-off, then dropped. */
+            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times on the retry schedule, then marked `FAILED` in the delivery log, from which it can be redelivered. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8767,7 +8767,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times with exponential back-off, then dropped. */
+            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times on the retry schedule, then marked `FAILED` in the delivery log, from which it can be redelivered. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8833,7 +8833,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times with exponential back-off, then dropped. */
+            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times on the retry schedule, then marked `FAILED` in the delivery log, from which it can be redelivered. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8899,7 +8899,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times with exponential back-off, then dropped. */
+            /** @description **Inferred** — Delivery failed (non-2XX, timeout or connection error); retried up to `retryAttempts` times on the retry schedule, then marked `FAILED` in the delivery log, from which it can be redelivered. */
             default: {
                 headers: {
                     [name: string]: unknown;
