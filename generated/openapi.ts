@@ -3670,7 +3670,7 @@ export interface components {
             statusCode: number | null;
             /** @description How long the attempt took, in milliseconds. */
             durationMs: number;
-            /** @description Why the attempt failed when no answer came or the answer was not 2XX; null on success. */
+            /** @description Why the attempt failed, null on success: `answered <status>` (not 2XX), `timed out`, `connection failed` (with the network error code when there is one), or `refused: <reason>` when the URL or the address its name resolved to is not public (no connection was made). */
             error: string | null;
         };
         /** @description **Inferred** — one event sent to one webhook: its `webhook-id`, status and every attempt. A delivery is kept from the moment the change that caused the event was answered 2XX. */

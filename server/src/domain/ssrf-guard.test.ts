@@ -117,7 +117,9 @@ describe('webhookSender', () => {
   it('does not send to a public-looking name that resolves to loopback (DNS rebinding)', async () => {
     received.length = 0;
     const send = webhookSender(strict, resolvesToLoopback);
-    await expect(send(post(`http://hooks.example.com:${port}/rebound`))).rejects.toThrow(/not allowed/);
+    const rebound = send(post(`http://hooks.example.com:${port}/rebound`));
+    await expect(rebound).rejects.toBeInstanceOf(UnsafeWebhookUrlError);
+    await expect(rebound).rejects.toThrow('o nome resolve para um endereço que não é público');
     expect(received).toEqual([]);
     // The same name and lookup reach the receiver once private networks are allowed: the refusal above was the
     // address check, not a broken lookup.

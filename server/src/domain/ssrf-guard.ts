@@ -44,6 +44,9 @@ export function webhookUrlProblem(raw: string, policy: NetworkPolicy): string | 
   return isLocalName(hostname) ? 'o nome aponta para a rede local' : undefined;
 }
 
+const REFUSED_AFTER_LOOKUP = /^DNS lookup .* is not allowed\b/;
+const RESOLVED_NOT_PUBLIC = 'o nome resolve para um endereço que não é público';
+
 /** The URL was refused before any connection was made. */
 export class UnsafeWebhookUrlError extends Error {
   override name = 'UnsafeWebhookUrlError';
@@ -87,7 +90,11 @@ export function webhookSender(policy: NetworkPolicy, lookup?: LookupFunction): W
         resolve(response.statusCode ?? 0);
         response.destroy();
       });
-      outgoing.on('error', reject);
+      // request-filtering-agent refuses an address found only after DNS with a message naming it: the refusal
+      // is reported as such, without the address (delivery attempts are listed through the API).
+      outgoing.on('error', (error) =>
+        reject(REFUSED_AFTER_LOOKUP.test(error.message) ? new UnsafeWebhookUrlError(RESOLVED_NOT_PUBLIC) : error),
+      );
       outgoing.end(body);
     });
   };

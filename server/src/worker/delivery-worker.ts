@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { continueRun } from '../domain/automation-runner.ts';
 import { retryDelayMs } from '../domain/retry-schedule.ts';
-import type { WebhookSender } from '../domain/ssrf-guard.ts';
+import { UnsafeWebhookUrlError, type WebhookSender } from '../domain/ssrf-guard.ts';
 import { attemptHeaders } from '../domain/webhook-message.ts';
 import type { Repositories } from '../resources/index.ts';
 import type { ClaimedDelivery } from '../resources/webhooks/deliveries-repository.ts';
@@ -27,6 +27,7 @@ const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
 
 /** Why an attempt got no answer, without anything of the request (URL, headers, secret). */
 function reasonOf(error: unknown): string {
+  if (error instanceof UnsafeWebhookUrlError) return `refused: ${error.message}`;
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timed out';
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   return typeof cause?.code === 'string' ? `connection failed (${cause.code})` : 'connection failed';
