@@ -1,4 +1,5 @@
-// `node bench/profile.ts [--seconds=20] [--workload=get-product]`: starts server-embedded with --cpu-prof, runs one
+// `node bench/profile.ts [--seconds=20] [--workload=get-product] [--target=server-postgres]`: starts a server
+// target (server-embedded by default) with --cpu-prof, runs one
 // workload at 10 connections, stops it, and summarises where the CPU went: top self-time functions and self time
 // by origin (server code, each npm package, Node internals, GC). Writes reports/profile.md and the raw
 // .cpuprofile under reports/profile/ (open it in Chrome DevTools or speedscope).
@@ -26,6 +27,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '20' },
     workload: { type: 'string', default: 'get-product' },
+    target: { type: 'string', default: 'server-embedded' },
     top: { type: 'string', default: '25' },
   },
 });
@@ -105,7 +107,11 @@ function summarise(profile: CpuProfile, top: number): string {
 const dir = path.join(ROOT, 'reports/profile');
 await rm(dir, { recursive: true, force: true });
 await mkdir(dir, { recursive: true });
-const target = await startTarget('server-embedded', {
+const profiled = values.target;
+if (profiled !== 'server-embedded' && profiled !== 'server-postgres') {
+  throw new Error(`--target is server-embedded or server-postgres, not ${profiled}`);
+}
+const target = await startTarget(profiled, {
   webhookCounts: [],
   databaseUrl: process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
   nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
@@ -132,7 +138,7 @@ const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
 if (!file) throw new Error(`The server wrote no .cpuprofile in ${dir}`);
 const profile = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as CpuProfile;
 const text = [
-  `# CPU profile: server-embedded, ${row.workload} at 10 connections`,
+  `# CPU profile: ${profiled}, ${row.workload} at 10 connections`,
   '',
   `${Math.round(row.reqPerSec)} req/s, p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, ${row.errors} errors while profiling (the profiler slows the server a little). Start-up and seeding are in the profile too.`,
   '',
