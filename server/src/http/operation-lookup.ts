@@ -79,8 +79,8 @@ function compileRoutes(
  * turn, on every request (dist/middlewares/openapi.metadata.js, `lookupRoute`; upstream
  * cdimascio/express-openapi-validator#1217): about a tenth of a GET's CPU. This replaces that one step with the
  * same answer from routes compiled once at its first request: the same `req.openapi` and `req.params`, the same
- * errors (405 with `Allow`, 404 for an unknown path under a base path, 400 for a malformed escape), the same
- * first-match order. Everything after it (security, validation, coercion) is the validator's own. Call once,
+ * errors (405 with `Allow`, 404 for an unknown path under a base path), the same first-match order; a malformed
+ * percent-escape is a 400 naming the path parameter. Everything after it (security, validation, coercion) is the validator's own. Call once,
  * before the validator handles requests.
  */
 export function compileOperationLookup(): void {
@@ -109,13 +109,17 @@ export function compileOperationLookup(): void {
           });
         }
         const pathParams: Record<string, string> = {};
-        try {
-          route.paramNames.forEach((name, index) => {
+        route.paramNames.forEach((name, index) => {
+          try {
             pathParams[name] = decodeURIComponent(matched[index + 1] ?? '');
-          });
-        } catch {
-          throw new validatorErrors.BadRequest({ path: req.path, message: `malformed uri'` });
-        }
+          } catch {
+            // The validator answered a bad escape with the whole URL as the field; this names the parameter.
+            throw new validatorErrors.BadRequest({
+              path: `/params/${name}`,
+              message: 'codificação percentual inválida (malformed URI)',
+            });
+          }
+        });
         (req as typeof req & { openapi: unknown }).openapi = {
           expressRoute: route.expressRoute,
           openApiRoute: route.openApiRoute,

@@ -1,0 +1,50 @@
+import { expect } from 'vitest';
+import { describeEngines, type ErrorBody, test } from '../../test/fixture.ts';
+
+/** A request the typed client would not send as it is (it encodes path parameters). */
+async function raw(baseUrl: string, method: string, path: string, headers: Record<string, string>) {
+  const response = await fetch(baseUrl + path, { method, headers });
+  return { status: response.status, allow: response.headers.get('allow'), body: await response.json() };
+}
+
+const envelope = (status: number, code: string, message: string, details?: unknown[]): ErrorBody => ({
+  success: false,
+  error: { message, code, ...(details ? { details } : {}) } as ErrorBody['error'],
+  meta: { timestamp: expect.any(String), status },
+});
+
+describeEngines('operation look-up', () => {
+  test('getProductById names the path parameter of a malformed percent-escape in a 400', async ({ server, tenant }) => {
+    const reply = await raw(server.baseUrl, 'GET', '/api/v1/products/%E0%A4%A', tenant.headers);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual(
+      envelope(400, 'VALIDATION_ERROR', 'Os dados enviados são inválidos.', [
+        { location: 'path', path: 'productId', reason: 'codificação percentual inválida (malformed URI)' },
+      ]),
+    );
+  });
+
+  test('a method the path lacks is 405 with Allow; an unknown path is 404; a trailing slash finds listProducts', async ({
+    server,
+    tenant,
+  }) => {
+    const notAllowed = await raw(server.baseUrl, 'PUT', '/api/v1/products', tenant.headers);
+    expect(notAllowed).toEqual({
+      status: 405,
+      allow: 'POST, GET',
+      body: envelope(405, 'METHOD_NOT_ALLOWED', 'Método não permitido para esta rota.'),
+    });
+    const unknown = await raw(server.baseUrl, 'GET', '/api/v1/nope', tenant.headers);
+    expect(unknown).toEqual({
+      status: 404,
+      allow: null,
+      body: envelope(404, 'ROUTE_NOT_FOUND', 'Rota não encontrada.'),
+    });
+    const trailing = await raw(server.baseUrl, 'GET', '/api/v1/products/', tenant.headers);
+    expect(trailing).toEqual({
+      status: 200,
+      allow: null,
+      body: { success: true, data: { products: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } } },
+    });
+  });
+});
