@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderHandlers } from '../src/handlers/orders.ts';
 import type { Input } from '../src/resources/operation.ts';
+import { orderHandlers } from '../src/resources/orders/handlers.ts';
 import { adminHeaders, call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
 import { input, type RecordingDeps, recordingDeps } from './recording-deps.ts';
 
