@@ -78,24 +78,24 @@ const itemOf = (item: Selectable<OrderItemsTable>): OrderItemRecord => ({
 /** Stored timestamps are ISO text in UTC: a bound given with another offset is compared in the same form. */
 const utc = (dateTime: string): string => new Date(dateTime).toISOString();
 
+/** The orders with their lines, in `position` order. */
+async function withItems(db: Kysely<Database>, rows: OrderRow[]): Promise<OrderRecord[]> {
+  if (rows.length === 0) return [];
+  const items = await db
+    .selectFrom('order_items')
+    .selectAll()
+    .where(
+      'order_id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => recordOf(row, items.filter((item) => item.order_id === row.id).map(itemOf)));
+}
+
 export function ordersRepository(db: Kysely<Database>) {
   const orders = storeTable(db, 'orders', orderColumns);
-
-  /** The orders with their lines, in `position` order. */
-  async function withItems(rows: OrderRow[]): Promise<OrderRecord[]> {
-    if (rows.length === 0) return [];
-    const items = await db
-      .selectFrom('order_items')
-      .selectAll()
-      .where(
-        'order_id',
-        'in',
-        rows.map((row) => row.id),
-      )
-      .orderBy('position')
-      .execute();
-    return rows.map((row) => recordOf(row, items.filter((item) => item.order_id === row.id).map(itemOf)));
-  }
 
   return {
     /**
@@ -127,7 +127,7 @@ export function ordersRepository(db: Kysely<Database>) {
 
     async getOrderById(storeId: string, id: string): Promise<OrderRecord | undefined> {
       const row = await orders.find(storeId, id);
-      return row && (await withItems([row]))[0];
+      return row && (await withItems(db, [row]))[0];
     },
 
     /** The store an order belongs to (createTrackingEvent addresses orders without a store header). */
@@ -150,7 +150,7 @@ export function ordersRepository(db: Kysely<Database>) {
         },
         'asc',
       );
-      return { orders: (await withItems(records)).map(orderOf), pagination };
+      return { orders: (await withItems(db, records)).map(orderOf), pagination };
     },
 
     /**

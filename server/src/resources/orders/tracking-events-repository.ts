@@ -34,60 +34,62 @@ const eventOf = ({
 /** The order's row lock serializes appends; should two still race for a position, the loser retries. */
 const APPEND_ATTEMPTS = 10;
 
+/** One attempt at appending the event (see `createTrackingEvent`). */
+async function appendOnce(
+  db: Kysely<Database>,
+  storeId: string,
+  orderId: string,
+  draft: DraftTrackingEvent,
+  code: TrackingCodeChoice,
+): Promise<TrackingEvent> {
+  return inTransaction(db, async (trx) => {
+    // Touch the order first: on PostgreSQL this takes its row lock, so appends to one order run one after the
+    // other and each reads the code and last event its predecessor committed.
+    const order = await trx
+      .updateTable('orders')
+      .set({ updated_at: draft.createdAt })
+      .where('store_id', '=', storeId)
+      .where('id', '=', orderId)
+      .returning('tracking_code')
+      .executeTakeFirst();
+    const trackingCode = code.given ?? order?.tracking_code ?? code.generated;
+    const last = await trx
+      .selectFrom('tracking_events')
+      .select(['position', 'status', 'label'])
+      .where('order_id', '=', orderId)
+      .orderBy('position', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const stored = {
+      ...draft,
+      trackingCode,
+      previousStatus: last?.status ?? null,
+      previousLabel: last?.label ?? null,
+      storeId,
+      orderId,
+      position: (last?.position ?? 0) + 1,
+    };
+    await storeTable(trx, 'tracking_events', eventColumns).insert(stored);
+    const tracking = code.tracking(trackingCode);
+    await trx
+      .updateTable('orders')
+      .set({
+        tracking_code: tracking.code,
+        tracking_url: tracking.url,
+        tracking_status: tracking.status,
+        tracking_status_label: tracking.statusLabel,
+        tracking_updated_at: tracking.updatedAt,
+        updated_at: draft.createdAt,
+      })
+      .where('store_id', '=', storeId)
+      .where('id', '=', orderId)
+      .execute();
+    return eventOf(stored);
+  });
+}
+
 export function trackingEventsRepository(db: Kysely<Database>) {
   const events = storeTable(db, 'tracking_events', eventColumns);
-
-  async function appendOnce(
-    storeId: string,
-    orderId: string,
-    draft: DraftTrackingEvent,
-    code: TrackingCodeChoice,
-  ): Promise<TrackingEvent> {
-    return inTransaction(db, async (trx) => {
-      // Touch the order first: on PostgreSQL this takes its row lock, so appends to one order run one after the
-      // other and each reads the code and last event its predecessor committed.
-      const order = await trx
-        .updateTable('orders')
-        .set({ updated_at: draft.createdAt })
-        .where('store_id', '=', storeId)
-        .where('id', '=', orderId)
-        .returning('tracking_code')
-        .executeTakeFirst();
-      const trackingCode = code.given ?? order?.tracking_code ?? code.generated;
-      const last = await trx
-        .selectFrom('tracking_events')
-        .select(['position', 'status', 'label'])
-        .where('order_id', '=', orderId)
-        .orderBy('position', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      const stored = {
-        ...draft,
-        trackingCode,
-        previousStatus: last?.status ?? null,
-        previousLabel: last?.label ?? null,
-        storeId,
-        orderId,
-        position: (last?.position ?? 0) + 1,
-      };
-      await storeTable(trx, 'tracking_events', eventColumns).insert(stored);
-      const tracking = code.tracking(trackingCode);
-      await trx
-        .updateTable('orders')
-        .set({
-          tracking_code: tracking.code,
-          tracking_url: tracking.url,
-          tracking_status: tracking.status,
-          tracking_status_label: tracking.statusLabel,
-          tracking_updated_at: tracking.updatedAt,
-          updated_at: draft.createdAt,
-        })
-        .where('store_id', '=', storeId)
-        .where('id', '=', orderId)
-        .execute();
-      return eventOf(stored);
-    });
-  }
 
   return {
     /**
@@ -102,7 +104,7 @@ export function trackingEventsRepository(db: Kysely<Database>) {
     ): Promise<TrackingEvent> {
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await appendOnce(storeId, orderId, draft, code);
+          return await appendOnce(db, storeId, orderId, draft, code);
         } catch (error) {
           // Another append took the position (the unique (order_id, position) refused this one).
           if (!(error instanceof DuplicateRecord) || attempt >= APPEND_ATTEMPTS) throw error;
