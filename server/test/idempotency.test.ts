@@ -8,7 +8,7 @@ import { openStore, type Store } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { ApiError } from '../src/errors.ts';
 import { REPLAY_WINDOW_MS, runIdempotently, type StoredReply } from '../src/http/idempotency.ts';
-import { idempotencyRepository } from '../src/repositories/idempotency-repository.ts';
+import { idempotencyRepository } from '../src/http/idempotency-store.ts';
 import { engines, TEST_DATABASE_URL } from './harness.ts';
 
 describe.each(engines)('idempotency keys on %s', (engine) => {

@@ -101,6 +101,16 @@ export async function newestFirstPage<T extends StoreTableName>(
   return { rows: (await rows.limit(pagination.limit).offset(offset).execute()) as Row<T>[], pagination };
 }
 
+/**
+ * How to read a page of a newest-first list cheaply: pages past the middle are read from the other end
+ * (oldest first, a short offset, then reversed), so the last page costs what the first one does.
+ */
+export function readWindow({ offset, limit, total }: { offset: number; limit: number; total: number }) {
+  const size = Math.max(0, Math.min(limit, total - offset));
+  if (offset + size / 2 <= total / 2) return { newestFirst: true, offset, limit: size };
+  return { newestFirst: false, offset: Math.max(0, total - offset - size), limit: size };
+}
+
 const camelCased = new Map<string, string>();
 const snakeCased = new Map<string, string>();
 const fieldName = (column: string): string => {

@@ -6,6 +6,10 @@ export type DiscountType = 'PERCENT' | 'FIXED';
 export const toCents = (amount: number): number => Math.round(amount * 100);
 export const fromCents = (cents: number): number => cents / 100;
 
+/** The sum of `price × quantity` over the lines, in cents: 79.9 × 2 + 19.9 is 179.7, not 179.70000000000002. */
+export const lineTotal = (lines: readonly { price: number; quantity: number }[]): number =>
+  fromCents(lines.reduce((sum, line) => sum + toCents(line.price) * line.quantity, 0));
+
 /** `cents × percent / 100`, rounded half up to a whole cent, computed on integers (percent has ≤ 2 decimals). */
 export function percentOf(cents: number, percent: number): number {
   const scaled = cents * Math.round(percent * 100);

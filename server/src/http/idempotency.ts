@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.ts';
-import type { IdempotencyRepository } from '../repositories/idempotency-repository.ts';
+import type { IdempotencyRepository } from './idempotency-store.ts';
 
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 

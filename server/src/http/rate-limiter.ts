@@ -1,6 +1,17 @@
 import { sql } from 'kysely';
 import type { Store } from '../db/database.ts';
 
+/** `rate_limits`, as server/migrations/001_core.sql creates it: each bucket's current window (`sqlRateLimiter`). */
+export interface RateLimitsTable {
+  bucket: string;
+  window_start: number;
+  hits: number;
+}
+
+export interface RateLimitTables {
+  rate_limits: RateLimitsTable;
+}
+
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;

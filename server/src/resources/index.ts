@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../db/database.ts';
-import type { LegacyTables } from '../db/schema.ts';
-import { legacyHandlers } from '../handlers/index.ts';
-import { createLegacyRepositories } from '../repositories/index.ts';
+import { type IdempotencyTables, idempotencyRepository } from '../http/idempotency-store.ts';
+import type { RateLimitTables } from '../http/rate-limiter.ts';
 import { abandonedCartHandlers } from './abandoned-carts/handlers.ts';
 import { abandonedCartsRepository } from './abandoned-carts/repository.ts';
 import type { AbandonedCartTables } from './abandoned-carts/table.ts';
@@ -41,6 +40,10 @@ import type { Handlers } from './operation.ts';
 import { orderBumpHandlers } from './order-bumps/handlers.ts';
 import { orderBumpsRepository } from './order-bumps/repository.ts';
 import type { OrderBumpTables } from './order-bumps/table.ts';
+import { orderHandlers } from './orders/handlers.ts';
+import { ordersRepository } from './orders/repository.ts';
+import type { OrderTables } from './orders/table.ts';
+import { trackingEventsRepository } from './orders/tracking-events-repository.ts';
 import { paymentDiscountHandlers } from './payment-discounts/handlers.ts';
 import { paymentDiscountsRepository } from './payment-discounts/repository.ts';
 import type { PaymentDiscountTables } from './payment-discounts/table.ts';
@@ -65,9 +68,13 @@ import { webhookHandlers } from './webhooks/handlers.ts';
 import { webhooksRepository } from './webhooks/repository.ts';
 import type { WebhookDeliveryTables, WebhookTables } from './webhooks/table.ts';
 
-/** Every table of the store: each resource declares its own in `<resource>/table.ts`. */
+/**
+ * Every table of the store: each resource declares its own in `<resource>/table.ts`; the request pipeline's
+ * idempotency keys and rate-limit windows are declared next to their only users in `http/`.
+ */
 export interface Database
-  extends LegacyTables,
+  extends RateLimitTables,
+    IdempotencyTables,
     ProductTables,
     CategoryTables,
     KitTables,
@@ -80,6 +87,7 @@ export interface Database
     DiscountRangeTables,
     TemplateTables,
     CustomerTables,
+    OrderTables,
     LeadTables,
     AbandonedCartTables,
     PaymentLinkTables,
@@ -102,7 +110,7 @@ const REMEMBER_KEYS_MS: Record<Engine, number> = { sqlite: 60_000, postgres: 5_0
  */
 export function createRepositories(db: Kysely<Database>, engine: Engine) {
   return {
-    ...createLegacyRepositories(db),
+    idempotency: idempotencyRepository(db),
     products: productsRepository(db),
     categories: categoriesRepository(db),
     metatags: metatagsRepository(db),
@@ -115,6 +123,8 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     discountRanges: discountRangesRepository(db),
     templates: templatesRepository(db),
     customers: customersRepository(db),
+    orders: ordersRepository(db),
+    trackingEvents: trackingEventsRepository(db),
     leads: leadsRepository(db),
     abandonedCarts: abandonedCartsRepository(db),
     paymentLinks: paymentLinksRepository(db),
@@ -131,7 +141,6 @@ export type Repositories = ReturnType<typeof createRepositories>;
 
 /** Every operation of the contract, by operationId. A missing one fails the type check and start-up. */
 export const handlers: Handlers = {
-  ...legacyHandlers,
   ...productHandlers,
   ...categoryHandlers,
   ...metatagHandlers,
@@ -144,6 +153,7 @@ export const handlers: Handlers = {
   ...discountRangeHandlers,
   ...templateHandlers,
   ...customerHandlers,
+  ...orderHandlers,
   ...leadHandlers,
   ...abandonedCartHandlers,
   ...checkoutHandlers,

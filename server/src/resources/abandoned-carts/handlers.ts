@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
-import { lineTotal } from '../../domain/orders.ts';
+import { lineTotal } from '../../domain/pricing.ts';
 import { notFound } from '../../errors.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { productLines } from '../products/product-lines.ts';

@@ -2,7 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { money } from '../../db/column-codecs.ts';
 import { containsPattern, storeTable } from '../../db/store-table.ts';
-import { fromCents, toCents } from '../../domain/orders.ts';
+import { fromCents, toCents } from '../../domain/pricing.ts';
 import type { Database } from '../index.ts';
 
 export type Customer = components['schemas']['Customer'];

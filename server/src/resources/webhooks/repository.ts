@@ -2,8 +2,7 @@ import type { AliasedSelectQueryBuilder, Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, json, nullableJson } from '../../db/column-codecs.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
-import { type PageRequest, pageOf, type StoredOf, storeTable } from '../../db/store-table.ts';
-import { readWindow } from '../../repositories/pagination.ts';
+import { type PageRequest, pageOf, readWindow, type StoredOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
 type Schemas = components['schemas'];

@@ -1,29 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { components } from '../../../generated/openapi.ts';
-import { now } from '../domain/clock.ts';
+import type { components } from '../../../../generated/openapi.ts';
+import { now } from '../../domain/clock.ts';
+import { lineTotal, toCents } from '../../domain/pricing.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import { ruleError, ruleViolation } from '../../rules.ts';
+import type { CustomerRecord } from '../customers/repository.ts';
+import { type Handlers, ok } from '../operation.ts';
+import { productLines } from '../products/product-lines.ts';
 import {
   allowedStatuses,
   canMove,
-  lineTotal,
   newTrackingCode,
   ORDER_STATUS_LABELS,
   STATUS_EVENTS,
   TRACKING_STATUS_LABELS,
-  toCents,
   trackingUrl,
-} from '../domain/orders.ts';
-import { ApiError, notFound } from '../errors.ts';
-import {
-  type OrderItemRecord,
-  type OrderRecord,
-  type OrderStatus,
-  orderOf,
-} from '../repositories/orders-repository.ts';
-import { paginationOf } from '../repositories/pagination.ts';
-import type { CustomerRecord } from '../resources/customers/repository.ts';
-import { type Handlers, ok } from '../resources/operation.ts';
-import { productLines } from '../resources/products/product-lines.ts';
-import { ruleError, ruleViolation } from '../rules.ts';
+} from './order-rules.ts';
+import { type OrderItemRecord, type OrderRecord, type OrderStatus, orderOf } from './repository.ts';
 
 type Schemas = components['schemas'];
 type AdminOrderCreate = Schemas['AdminOrderCreate'];
@@ -117,26 +110,17 @@ export const orderHandlers: Pick<
   | 'createTrackingEvent'
 > = {
   async listOrders({ storeId, query }, { repositories }) {
-    const { records, page } = await repositories.orders.list(
-      storeId,
-      {
-        status: query.status,
-        createdFrom: query.createdFrom && new Date(query.createdFrom).toISOString(),
-        createdTo: query.createdTo && new Date(query.createdTo).toISOString(),
-      },
-      query,
-    );
-    return { status: 200, body: ok({ orders: records.map(orderOf), pagination: paginationOf(page) }) };
+    return { status: 200, body: ok(await repositories.orders.listOrders(storeId, query)) };
   },
 
   async getOrderById({ storeId, path }, { repositories }) {
-    const order = await repositories.orders.find(storeId, path.orderId);
+    const order = await repositories.orders.getOrderById(storeId, path.orderId);
     if (!order) throw notFound();
     return { status: 200, body: ok({ order: orderOf(order) }) };
   },
 
   async getOrderStatus({ storeId, path }, { repositories }) {
-    const order = await repositories.orders.find(storeId, path.orderId);
+    const order = await repositories.orders.getOrderById(storeId, path.orderId);
     if (!order) throw notFound();
     return {
       status: 200,
@@ -150,13 +134,13 @@ export const orderHandlers: Pick<
   },
 
   async changeOrderStatus({ storeId, path, body }, { repositories, events }) {
-    const current = await repositories.orders.find(storeId, path.orderId);
+    const current = await repositories.orders.getOrderById(storeId, path.orderId);
     if (!current) throw notFound();
     if (!canMove(current.status, body.status)) throw statusChangeError(current.status, body.status);
     const notes =
       body.note === undefined ? current.notes : current.notes ? `${current.notes}\n${body.note}` : body.note;
     const updatedAt = now();
-    const moved = await repositories.orders.changeStatus(storeId, current.id, {
+    const moved = await repositories.orders.changeOrderStatus(storeId, current.id, {
       from: current.status,
       to: body.status,
       notes,
@@ -164,7 +148,7 @@ export const orderHandlers: Pick<
     });
     if (!moved) {
       // Another request changed the status first: judge the request against the status it left.
-      const fresh = await repositories.orders.find(storeId, current.id);
+      const fresh = await repositories.orders.getOrderById(storeId, current.id);
       if (!fresh) throw notFound();
       throw statusChangeError(fresh.status, body.status);
     }
@@ -175,10 +159,12 @@ export const orderHandlers: Pick<
   },
 
   async listOrderTrackingEvents({ storeId, path, query }, { repositories }) {
-    const order = await repositories.orders.find(storeId, path.orderId);
+    const order = await repositories.orders.getOrderById(storeId, path.orderId);
     if (!order) throw notFound();
-    const { events, page } = await repositories.trackingEvents.list(storeId, order.id, query);
-    return { status: 200, body: ok({ events, pagination: paginationOf(page) }) };
+    return {
+      status: 200,
+      body: ok(await repositories.trackingEvents.listOrderTrackingEvents(storeId, order.id, query)),
+    };
   },
 
   async createOrder({ path, body }, deps) {
@@ -229,7 +215,7 @@ export const orderHandlers: Pick<
       createdAt: at,
       updatedAt: at,
     };
-    const { customerCreated } = await repositories.orders.create(record, buyer);
+    const { customerCreated } = await repositories.orders.createOrder(record, buyer);
     const order = orderOf(record);
     if (customerCreated) {
       const [created] = await repositories.customers.withStats(store.id, [buyer]);
@@ -241,13 +227,13 @@ export const orderHandlers: Pick<
   },
 
   async createTrackingEvent({ path, body }, { repositories }) {
-    const storeId = await repositories.orders.ownerStore(path.orderId);
-    const order = storeId && (await repositories.orders.find(storeId, path.orderId));
+    const storeId = await repositories.orders.orderOwnerStore(path.orderId);
+    const order = storeId && (await repositories.orders.getOrderById(storeId, path.orderId));
     if (!storeId || !order) throw notFound();
     const at = now();
     const label = TRACKING_STATUS_LABELS[body.status];
     const occurredAt = body.occurredAt ?? at;
-    const event = await repositories.trackingEvents.append(
+    const event = await repositories.trackingEvents.createTrackingEvent(
       storeId,
       order.id,
       {

@@ -1,5 +1,21 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../resources/index.ts';
+
+/** `idempotency_keys`, as server/migrations/001_core.sql creates it: one claimed key per (store, key). */
+export interface IdempotencyKeysTable {
+  store_id: string;
+  idempotency_key: string;
+  operation_id: string;
+  request_hash: string;
+  state: 'pending' | 'done';
+  status: number | null;
+  body: string | null;
+  created_at: string;
+}
+
+export interface IdempotencyTables {
+  idempotency_keys: IdempotencyKeysTable;
+}
 
 export interface IdempotencyRecord {
   operationId: string;
@@ -10,7 +26,10 @@ export interface IdempotencyRecord {
   createdAt: string;
 }
 
-/** Remembered responses of requests sent with an `Idempotency-Key`, per store. */
+/**
+ * Remembered responses of requests sent with an `Idempotency-Key`, per store: the storage of `runIdempotently`
+ * (idempotency.ts), not a resource of the contract.
+ */
 export function idempotencyRepository(db: Kysely<Database>) {
   return {
     /**

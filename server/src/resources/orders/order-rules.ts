@@ -1,4 +1,6 @@
-import type { components } from '../../../generated/openapi.ts';
+// The rules of an order's life that are neither HTTP nor storage: status labels and allowed moves, the event of
+// each move, tracking labels and codes. Only the orders folder uses them (money arithmetic is domain/pricing.ts).
+import type { components } from '../../../../generated/openapi.ts';
 
 type OrderStatus = components['schemas']['OrderStatus'];
 type TrackingStatus = components['schemas']['TrackingStatus'];
@@ -61,10 +63,3 @@ export function newTrackingCode(): string {
   const digits = Array.from({ length: 9 }, () => Math.floor(Math.random() * 10)).join('');
   return `BR${digits}BR`;
 }
-
-/** Money arithmetic in whole cents, so 79.9 × 2 + 19.9 is 179.7 and not 179.70000000000002. */
-export const toCents = (amount: number): number => Math.round(amount * 100);
-export const fromCents = (cents: number): number => cents / 100;
-
-export const lineTotal = (lines: readonly { price: number; quantity: number }[]): number =>
-  fromCents(lines.reduce((sum, line) => sum + toCents(line.price) * line.quantity, 0));

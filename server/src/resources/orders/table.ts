@@ -1,33 +1,20 @@
-// Row types of the tables, as the migrations in server/migrations create them.
-export type { Database } from '../resources/index.ts';
+import type { components } from '../../../../generated/openapi.ts';
 
-// Column conventions: ids, timestamps, money and JSON are strings; flags are 0/1 integers.
+type Schemas = components['schemas'];
 
-export interface RateLimitsTable {
-  bucket: string;
-  window_start: number;
-  hits: number;
-}
-
-export interface IdempotencyKeysTable {
-  store_id: string;
-  idempotency_key: string;
-  operation_id: string;
-  request_hash: string;
-  state: 'pending' | 'done';
-  status: number | null;
-  body: string | null;
-  created_at: string;
-}
-
+/**
+ * `orders`, as server/migrations/002_orders_customers.sql creates it. `customer_document_number` copies the
+ * buyer's document (customers are grouped by it); the five `tracking_*` columns are all null until the first
+ * tracking event.
+ */
 export interface OrdersTable {
   id: string;
   store_id: string;
-  status: string;
+  status: Schemas['OrderStatus'];
   total: string;
   subtotal: string;
   discount: string | null;
-  currency: string;
+  currency: Schemas['CurrencyCode'];
   payment_method: string;
   installments: number;
   notes: string | null;
@@ -37,7 +24,7 @@ export interface OrdersTable {
   shipping: string;
   tracking_code: string | null;
   tracking_url: string | null;
-  tracking_status: string | null;
+  tracking_status: Schemas['OrderTracking']['status'] | null;
   tracking_status_label: string | null;
   tracking_updated_at: string | null;
   tags: string;
@@ -45,6 +32,7 @@ export interface OrdersTable {
   updated_at: string;
 }
 
+/** `order_items`: an order's lines in `position` order (the product is null for a free line). */
 export interface OrderItemsTable {
   id: string;
   order_id: string;
@@ -57,14 +45,15 @@ export interface OrderItemsTable {
   image: string;
 }
 
+/** `tracking_events`: an order's timeline, `position` 1, 2, … (UNIQUE order_id, position). */
 export interface TrackingEventsTable {
   id: string;
   store_id: string;
   order_id: string;
   position: number;
-  status: string;
+  status: Schemas['TrackingStatus'];
   label: string;
-  previous_status: string | null;
+  previous_status: Schemas['TrackingStatus'] | null;
   previous_label: string | null;
   occurred_at: string;
   location_label: string;
@@ -80,10 +69,7 @@ export interface TrackingEventsTable {
   created_at: string;
 }
 
-/** The tables not yet moved into a resource folder (`resources/<resource>/table.ts`). */
-export interface LegacyTables {
-  rate_limits: RateLimitsTable;
-  idempotency_keys: IdempotencyKeysTable;
+export interface OrderTables {
   orders: OrdersTable;
   order_items: OrderItemsTable;
   tracking_events: TrackingEventsTable;
