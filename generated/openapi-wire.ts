@@ -4061,7 +4061,9 @@ export interface components {
          * @description **Documented** (sections 4 and 8) — replays within 24 hours return the same status and body with
          *     `Idempotent-Replayed: true` and create nothing. Keys are scoped per store. Reusing a key with a
          *     different body answers 422 `IDEMPOTENCY_KEY_MISMATCH`; a key whose first request is still running
-         *     answers 409 `IDEMPOTENCY_KEY_IN_USE` (both inferred). A request that failed validation is not remembered.
+         *     answers 409 `IDEMPOTENCY_KEY_IN_USE` at once, without waiting for it (both inferred; an implementation
+         *     that runs one write at a time, as the reference server's embedded store does, answers it after the first
+         *     has finished, with its replay). A request that failed validation is not remembered.
          * @example 7e0d9a4c-create-camiseta
          */
         IdempotencyKey: string;
@@ -4329,7 +4331,9 @@ export interface operations {
                  * @description **Documented** (sections 4 and 8) — replays within 24 hours return the same status and body with
                  *     `Idempotent-Replayed: true` and create nothing. Keys are scoped per store. Reusing a key with a
                  *     different body answers 422 `IDEMPOTENCY_KEY_MISMATCH`; a key whose first request is still running
-                 *     answers 409 `IDEMPOTENCY_KEY_IN_USE` (both inferred). A request that failed validation is not remembered.
+                 *     answers 409 `IDEMPOTENCY_KEY_IN_USE` at once, without waiting for it (both inferred; an implementation
+                 *     that runs one write at a time, as the reference server's embedded store does, answers it after the first
+                 *     has finished, with its replay). A request that failed validation is not remembered.
                  * @example 7e0d9a4c-create-camiseta
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

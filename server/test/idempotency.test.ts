@@ -43,7 +43,7 @@ describe.each(engines)('idempotency keys on %s', (engine) => {
 
   /** As a write runs it: the claim, the change and the stored reply in one transaction. */
   const run = (given: ReturnType<typeof scope>, work: () => Promise<StoredReply> = execute) =>
-    store.db.transaction().execute((trx) => runIdempotently(idempotencyRepository(trx), given, work, now));
+    store.db.transaction().execute((trx) => runIdempotently(idempotencyRepository(trx, engine), given, work, now));
 
   it('replays within 24 hours and frees the key after them', async () => {
     executions = 0;
@@ -77,7 +77,7 @@ describe.each(engines)('idempotency keys on %s', (engine) => {
 
   it('takes over a claim left pending by a crash between claim and result, and runs the request once', async () => {
     executions = 0;
-    await idempotencyRepository(store.db).claim(
+    await idempotencyRepository(store.db, engine).claim(
       scope('abandonada').storeId,
       'abandonada',
       'createProduct',
@@ -90,19 +90,22 @@ describe.each(engines)('idempotency keys on %s', (engine) => {
     expect(executions).toBe(1);
   });
 
-  it('makes a concurrent request with the same key wait for the first, then replays it', async () => {
+  it('answers a request that arrives while the first with its key runs: 409 on PostgreSQL, the replay on the embedded store', async () => {
     executions = 0;
     const slow = async () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       return execute();
     };
-    const replies = await Promise.all([run(scope('corrida'), slow), run(scope('corrida'), slow)]);
-    expect(executions).toBe(1);
-    expect(replies).toEqual(
-      expect.arrayContaining([
-        { status: 201, body: { success: true, data: { n: 1 } } },
-        { status: 201, body: { success: true, data: { n: 1 } }, headers: { 'Idempotent-Replayed': 'true' } },
-      ]),
+    const created = { status: 201, body: { success: true, data: { n: 1 } } };
+    const replay = { ...created, headers: { 'Idempotent-Replayed': 'true' } };
+    const settled = await Promise.allSettled([run(scope('corrida'), slow), run(scope('corrida'), slow)]);
+    const answers = settled.map((outcome) =>
+      outcome.status === 'fulfilled' ? outcome.value : { refused: (outcome.reason as ApiError).code },
     );
+    const second = engine === 'postgres' ? { refused: 'IDEMPOTENCY_KEY_IN_USE' } : replay;
+    expect(answers).toEqual(expect.arrayContaining([created, second]));
+    expect(answers).toHaveLength(2);
+    expect(executions).toBe(1);
+    expect(await run(scope('corrida'))).toEqual(replay);
   });
 });

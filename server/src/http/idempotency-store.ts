@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { Engine } from '../db/database.ts';
 import type { Database } from '../resources/index.ts';
 
 /** `idempotency_keys`, as server/migrations/001_core.sql creates it: one claimed key per (store, key). */
@@ -30,11 +31,23 @@ export interface IdempotencyRecord {
  * Remembered responses of requests sent with an `Idempotency-Key`, per store: the storage of `runIdempotently`
  * (idempotency.ts), not a resource of the contract.
  */
-export function idempotencyRepository(db: Kysely<Database>) {
+export function idempotencyRepository(db: Kysely<Database>, engine: Engine) {
   return {
     /**
-     * Claims the key for a first request; false when the key is already taken. Within a transaction on
-     * PostgreSQL a claim by another transaction still running waits for it to end (and is then taken or free).
+     * Holds the key for the rest of this transaction; false when another request with it is running now. On
+     * PostgreSQL a transaction-scoped advisory lock on (store, key), tried without waiting; the embedded store
+     * runs one write transaction at a time, so while this one runs no other request with the key is running.
+     */
+    async holdKey(storeId: string, key: string): Promise<boolean> {
+      if (engine === 'sqlite') return true;
+      const { rows } = await sql<{ held: boolean }>`
+        SELECT pg_try_advisory_xact_lock(hashtextextended(${`${storeId}\n${key}`}, 0)) AS held`.execute(db);
+      return rows[0]?.held === true;
+    },
+
+    /**
+     * Claims the key for a first request; false when the key is already taken. Called with the key held
+     * (`holdKey`), so it never waits on another request's uncommitted claim.
      */
     async claim(storeId: string, key: string, operationId: string, requestHash: string, now: string): Promise<boolean> {
       const claimed = await db

@@ -30,10 +30,11 @@ export function requestHash(operationId: string, body: unknown): string {
  *
  * Call it inside the write's transaction, with `repository` and `execute` bound to it: the claim, the change and
  * the stored reply then commit together or not at all, so a crash never leaves a key claimed without its reply,
- * and a failure frees the key for a corrected retry by rolling back. A concurrent request with the same key waits
- * for the first to end (PostgreSQL holds its insert on the key; SQLite runs one write at a time) and replays it.
- * A committed `pending` claim can only be left by a crash of a version that claimed in a transaction of its own:
- * it is taken over.
+ * and a failure frees the key for a corrected retry by rolling back. A request that arrives while another with
+ * the same key is running answers 409 `IDEMPOTENCY_KEY_IN_USE` at once (PostgreSQL: the key is held for the
+ * transaction); on the embedded store writes run one at a time, so it is answered, after the first, with its
+ * replay. A committed `pending` claim can only be left by a crash of a version that claimed in a transaction of
+ * its own: it is taken over.
  */
 export async function runIdempotently(
   repository: IdempotencyRepository,
@@ -44,6 +45,7 @@ export async function runIdempotently(
   const { storeId, key, operationId } = scope;
   const hash = requestHash(operationId, scope.body);
   const startedAt = now();
+  if (!(await repository.holdKey(storeId, key))) throw new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE');
   while (!(await repository.claim(storeId, key, operationId, hash, new Date(startedAt).toISOString()))) {
     const existing = await repository.find(storeId, key);
     if (!existing) continue;

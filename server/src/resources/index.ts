@@ -110,7 +110,7 @@ const REMEMBER_KEYS_MS: Record<Engine, number> = { sqlite: 60_000, postgres: 5_0
  */
 export function createRepositories(db: Kysely<Database>, engine: Engine) {
   return {
-    idempotency: idempotencyRepository(db),
+    idempotency: idempotencyRepository(db, engine),
     products: productsRepository(db),
     categories: categoriesRepository(db),
     metatags: metatagsRepository(db),
