@@ -50,9 +50,23 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
+ * The 409 `IDEMPOTENCY_KEY_IN_USE`: a send with this request's `Idempotency-Key` is still running (an earlier send
+ * whose answer was lost, say). Sent again with the same key, it gets that send's reply once it has finished.
+ */
+async function keyInUse(request: Request, response: Response): Promise<boolean> {
+  if (response.status !== 409 || !request.headers.has('Idempotency-Key')) return false;
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => undefined);
+  const error = (body as { error?: { code?: unknown } } | undefined)?.error;
+  return error?.code === 'IDEMPOTENCY_KEY_IN_USE';
+}
+
+/**
  * A fetch that retries: on 429 any request (the server refused it before doing anything), after `Retry-After`
  * plus a little jitter so clients do not return all at once; on a network error or a 5xx only a request that is
- * safe to repeat, after an exponential back-off. Every send is a clone of the same Request, so its headers
+ * safe to repeat, and on 409 `IDEMPOTENCY_KEY_IN_USE` a request with its key, after an exponential back-off. Every send is a clone of the same Request, so its headers
  * (the `Idempotency-Key` among them) and body are the same each time. The last answer, or error, is the caller's.
  */
 export function retryingFetch(send: (request: Request) => Promise<Response>, options: RetryOptions) {
@@ -72,7 +86,7 @@ export function retryingFetch(send: (request: Request) => Promise<Response>, opt
         const asked = retryAfterMs(response);
         wait = asked === null ? backoff(retry, options) : asked + Math.random() * options.baseMs;
         if (wait > options.maxMs) wait = null;
-      } else if (response.status >= 500 && safeToRepeat(request)) {
+      } else if ((response.status >= 500 && safeToRepeat(request)) || (await keyInUse(request, response))) {
         wait = backoff(retry, options);
       }
       if (last || wait === null) return response;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi-wire.ts';
 import { createStorefrontClient, StorefrontApiError } from '../src/index.ts';
 
-type Step = number | 'network error';
+type Step = number | 'network error' | 'key in use';
 
 const partner = {
   baseUrl: 'http://storefront.test',
@@ -34,6 +34,10 @@ function scripted(...steps: Step[]) {
       return Response.json(limited, { status: 429, headers: { 'Retry-After': '0' } });
     }
     if (step === 204) return new Response(null, { status: 204 });
+    if (step === 'key in use') {
+      const inUse = { ...envelope(409), error: { message: 'Em processamento.', code: 'IDEMPOTENCY_KEY_IN_USE' } };
+      return Response.json(inUse, { status: 409 });
+    }
     return Response.json(step < 300 ? product : envelope(step), { status: step });
   };
   return { sent, fetch };
@@ -124,6 +128,22 @@ describe('retries', () => {
         steps: [503, 200],
         call: (c) => c.PATCH('/api/v1/products/{productId}', { params: { path: { productId } }, body: { price: 12 } }),
         want: { sends: 1, outcome: 'StorefrontApiError 503' },
+      },
+    ],
+    [
+      'an idempotent POST answered 409 IDEMPOTENCY_KEY_IN_USE (its first send still running)',
+      {
+        steps: ['key in use', 'key in use', 201],
+        call: (c) => c.POST('/api/v1/products', { body }),
+        want: { sends: 3, outcome: 201 },
+      },
+    ],
+    [
+      'not a 409 for another reason',
+      {
+        steps: [409, 201],
+        call: (c) => c.POST('/api/v1/products', { body }),
+        want: { sends: 1, outcome: 'StorefrontApiError 409' },
       },
     ],
     [
