@@ -3,6 +3,9 @@ import { type Api, type ErrorBody, withoutDefaults } from './fixture.ts';
 
 type ProductCreate = components['schemas']['ProductCreate'];
 
+/** A well-formed id no record has. */
+export const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
 /** A DIGITAL product of the client's store (price 10 unless given); fails the test when not created. */
 export async function newProduct(api: Api, name: string, fields: Partial<ProductCreate> = {}) {
   const created = await api.POST('/api/v1/products', {

@@ -1,15 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { sql } from 'kysely';
 import pino from 'pino';
 import type { OperationId } from '../src/contract.ts';
-import { type Engine, openStore } from '../src/db/database.ts';
-import { migrate } from '../src/db/migrate.ts';
+import type { Engine } from '../src/db/database.ts';
 import { createRepositories } from '../src/resources/index.ts';
 import type { Deps, Input } from '../src/resources/operation.ts';
-import { TEST_DATABASE_URL } from './harness.ts';
+import { freshStore } from './harness.ts';
 
 export interface RecordedEvent {
   storeId: string;
@@ -29,10 +23,7 @@ export interface RecordingDeps {
  * see exactly which domain events it emits, with which payloads (webhook delivery is another group's concern).
  */
 export async function recordingDeps(engine: Engine): Promise<RecordingDeps> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-events-'));
-  const schema = engine === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  const store = openStore({ dataDir, ...(schema ? { databaseUrl: TEST_DATABASE_URL, databaseSchema: schema } : {}) });
-  await migrate(store, schema);
+  const { store, close } = await freshStore(engine);
   const events: RecordedEvent[] = [];
   return {
     deps: {
@@ -45,11 +36,7 @@ export async function recordingDeps(engine: Engine): Promise<RecordingDeps> {
       network: { allowPrivateNetworks: false },
     },
     events,
-    async close() {
-      if (schema) await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(store.db);
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { detailPaths } from './catalog.ts';
+import { detailPaths, UNKNOWN } from './catalog.ts';
 import type { Api, ErrorBody } from './fixture.ts';
 
 type Reply = { response: Response; error?: { error: ErrorBody['error'] | string } | undefined };
@@ -14,8 +14,6 @@ export interface StoreScopedOperations {
   remove(api: Api, id: string): Promise<Reply>;
   list(api: Api, query: PageQuery): Promise<Reply & { data?: { data: { pagination: { total: number } } } }>;
 }
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 /**
  * What every store-scoped resource promises: 404 RESOURCE_NOT_FOUND alike for an unknown id and another store's,
