@@ -42,7 +42,7 @@ export const withoutDefaults = <Body>(body: Partial<Body>): Body => body as Body
 
 /**
  * The server tests' context: a started app per engine (one per test file and engine, started on first use), a
- * fresh tenant per test, and typed clients: `api` as the tenant, `otherStore` as another tenant, `withScopes(...)`
+ * fresh tenant per test, and typed clients: `api` as the tenant, `otherStore` as another tenant (`otherTenant`), `withScopes(...)`
  * for a key with only some scopes, `admin` with the admin token.
  */
 export const test = base
@@ -65,7 +65,8 @@ export const test = base
   .extend('server', async ({ servers, engine, serverEnv }) => servers(engine, serverEnv))
   .extend('tenant', async ({ server }) => createTenant(server))
   .extend('api', async ({ server, tenant }) => clientOf(server, tenant))
-  .extend('otherStore', async ({ server }) => clientOf(server, await createTenant(server)))
+  .extend('otherTenant', async ({ server }) => createTenant(server))
+  .extend('otherStore', async ({ server, otherTenant }) => clientOf(server, otherTenant))
   /** A client of another new tenant whose key has only the given scopes. */
   .extend(
     'withScopes',
