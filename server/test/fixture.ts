@@ -67,12 +67,21 @@ export const test = base
   .extend('api', async ({ server, tenant }) => clientOf(server, tenant))
   .extend('otherTenant', async ({ server }) => createTenant(server))
   .extend('otherStore', async ({ server, otherTenant }) => clientOf(server, otherTenant))
+  /** Another new tenant (a store and a key to it), its key with only the given scopes when given. */
+  .extend('newTenant', async ({ server }) => (scopes?: string[]) => createTenant(server, scopes))
   /** A client of another new tenant whose key has only the given scopes. */
   .extend(
     'withScopes',
-    async ({ server }) =>
+    async ({ server, newTenant }) =>
       async (scopes: string[]) =>
-        clientOf(server, await createTenant(server, scopes)),
+        clientOf(server, await newTenant(scopes)),
+  )
+  /** A client sending exactly the given headers (credentials, store id) on every request. */
+  .extend(
+    'clientWith',
+    async ({ server }) =>
+      (headers: Record<string, string>): Api =>
+        createClient<TenantPaths>({ baseUrl: server.baseUrl, headers }),
   )
   .extend('admin', async ({ server }) =>
     createClient<paths>({ baseUrl: server.baseUrl, headers: adminHeaders(server) }),
