@@ -68,7 +68,12 @@ export const test = base
   .extend('otherTenant', async ({ server }) => createTenant(server))
   .extend('otherStore', async ({ server, otherTenant }) => clientOf(server, otherTenant))
   /** Another new tenant (a store and a key to it), its key with only the given scopes when given. */
-  .extend('newTenant', async ({ server }) => (scopes?: string[]) => createTenant(server, scopes))
+  .extend(
+    'newTenant',
+    async ({ server }) =>
+      (scopes?: string[]) =>
+        createTenant(server, scopes),
+  )
   /** A client of another new tenant whose key has only the given scopes. */
   .extend(
     'withScopes',
