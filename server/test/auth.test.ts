@@ -2,8 +2,7 @@ import createClient from 'openapi-fetch';
 import { expect } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
 import { UNKNOWN } from './catalog.ts';
-import { type AdminApi, type Api, describeEngines, test, withoutDefaults } from './fixture.ts';
-import type { Tenant } from './harness.ts';
+import { type AdminApi, type Api, describeEngines, type Tenant, test, withoutDefaults } from './fixture.ts';
 
 type ProductCreate = components['schemas']['ProductCreate'];
 type ApiKeyCreate = components['schemas']['ApiKeyCreate'];

@@ -5,6 +5,7 @@ import { type Engine, openStore } from '../src/db/database.ts';
 import { createRepositories } from '../src/resources/index.ts';
 import { adminHeaders, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
 
+export type { Tenant, TestServer };
 export { engines };
 
 type ServerEnv = Record<string, string>;

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
 import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
-import { engines } from '../../../test/harness.ts';
-import { input, type RecordingDeps, recordingDeps } from '../../../test/recording-deps.ts';
+import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import { abandonedCartHandlers } from './handlers.ts';
 
 type AdminAbandonedCartCreate = components['schemas']['AdminAbandonedCartCreate'];
@@ -252,20 +251,8 @@ describeEngines('abandoned carts', () => {
   });
 });
 
-describe.each(engines)('abandoned cart domain events on %s', (engine) => {
-  let recording: RecordingDeps;
-  const storeId = randomUUID();
-
-  beforeAll(async () => {
-    recording = await recordingDeps(engine);
-    await recording.deps.repositories.stores.createStore({
-      id: storeId,
-      name: 'Loja Eventos',
-      currency: 'BRL',
-      createdAt: new Date().toISOString(),
-    });
-  });
-  afterAll(() => recording.close());
+describeDomainEvents('abandoned cart domain events', (recording) => {
+  const { storeId } = recording;
 
   test('createAbandonedCart emits CART_ABANDONED with the cart in its read shape', async () => {
     const productId = randomUUID();

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
 import { type AdminApi, describeEngines, malformed, test } from '../../../test/fixture.ts';
-import { engines } from '../../../test/harness.ts';
-import { input, type RecordingDeps, recordingDeps } from '../../../test/recording-deps.ts';
+import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import { leadHandlers } from './handlers.ts';
 
 type AdminLeadCreate = components['schemas']['AdminLeadCreate'];
@@ -166,20 +164,8 @@ describeEngines('leads', () => {
   });
 });
 
-describe.each(engines)('lead domain events on %s', (engine) => {
-  let recording: RecordingDeps;
-  const storeId = randomUUID();
-
-  beforeAll(async () => {
-    recording = await recordingDeps(engine);
-    await recording.deps.repositories.stores.createStore({
-      id: storeId,
-      name: 'Loja Eventos',
-      currency: 'BRL',
-      createdAt: new Date().toISOString(),
-    });
-  });
-  afterAll(() => recording.close());
+describeDomainEvents('lead domain events', (recording) => {
+  const { storeId } = recording;
 
   test('createLead emits LEAD_CREATED with the lead in its read shape', async () => {
     const lead = (
