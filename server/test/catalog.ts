@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { components } from '../../generated/openapi.ts';
 import { type Api, type ErrorBody, withoutDefaults } from './fixture.ts';
 
@@ -66,3 +67,8 @@ export const flow = (emailId: string) => {
   const steps: [DelayStep, ActionStep] = [wait, send];
   return { name: 'Lembrete de PIX', trigger_event: 'pix.generated', steps } satisfies AutomationCreate;
 };
+
+/** An error body whose details name `path` (for `toMatchObject`). */
+export const naming = (path: string) => ({
+  error: { details: expect.arrayContaining([expect.objectContaining({ path })]) },
+});

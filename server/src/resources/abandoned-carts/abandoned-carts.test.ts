@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
+import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import { abandonedCartHandlers } from './handlers.ts';
@@ -9,9 +10,6 @@ type AdminAbandonedCartCreate = components['schemas']['AdminAbandonedCartCreate'
 type AbandonedCart = components['schemas']['AbandonedCart'];
 type ProductCreate = components['schemas']['ProductCreate'];
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-/** An error body whose details name `path`. */
-const naming = (path: string) => ({ error: { details: expect.arrayContaining([expect.objectContaining({ path })]) } });
 /** The documented list order: newest first; records created in the same millisecond come in id order. */
 const newestFirst = (records: AbandonedCart[]) =>
   [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id)).map((r) => r.id);

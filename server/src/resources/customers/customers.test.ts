@@ -1,13 +1,12 @@
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
+import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import { customerHandlers } from './handlers.ts';
 
 type CustomerCreate = components['schemas']['CustomerCreate'];
 type AdminOrderCreate = components['schemas']['AdminOrderCreate'];
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 let serial = 0;
 /** A CPF-shaped number (11 digits) not used before in this run. */
@@ -24,9 +23,6 @@ const maria = () =>
     documentType: 'CPF',
     documentNumber: cpf(),
   }) satisfies CustomerCreate;
-
-/** An error body whose details name `path`. */
-const naming = (path: string) => ({ error: { details: expect.arrayContaining([expect.objectContaining({ path })]) } });
 
 /** createOrder through the admin API for the given store; the order it answers. */
 async function orderOf(admin: AdminApi, storeId: string, body: AdminOrderCreate) {

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
+import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import { leadHandlers } from './handlers.ts';
@@ -7,9 +8,6 @@ import { leadHandlers } from './handlers.ts';
 type AdminLeadCreate = components['schemas']['AdminLeadCreate'];
 type Lead = components['schemas']['Lead'];
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-/** An error body whose details name `path`. */
-const naming = (path: string) => ({ error: { details: expect.arrayContaining([expect.objectContaining({ path })]) } });
 /** The documented list order: newest first; records created in the same millisecond come in id order. */
 const newestFirst = (records: Lead[]) =>
   [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id)).map((r) => r.id);
