@@ -53,6 +53,12 @@ export const detail = (location: ErrorDetail['location'], path: string, reason: 
 export const validationError = (details: ErrorDetail[], message?: string) =>
   new ApiError(400, 'VALIDATION_ERROR', message, details);
 export const notFound = () => new ApiError(404, 'RESOURCE_NOT_FOUND');
+
+/** The record read, or 404 RESOURCE_NOT_FOUND when there is none (unknown, or another store's). */
+export function found<Record>(record: Record | undefined | null): Record {
+  if (record === undefined || record === null) throw notFound();
+  return record;
+}
 export const duplicateEntry = (path: string, reason: string) =>
   new ApiError(409, 'DUPLICATE_ENTRY', undefined, [detail('body', path, reason)]);
 export const referenceNotFound = (details: ErrorDetail[]) =>

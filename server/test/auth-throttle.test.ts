@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import createClient from 'openapi-fetch';
+import { describe, expect, it } from 'vitest';
+import type { components, paths } from '../../generated/openapi.ts';
 import { failedAuthThrottle } from '../src/http/failed-auth-throttle.ts';
-import { adminHeaders, call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
+import { UNKNOWN } from './catalog.ts';
+import { describeEngines, test, withoutDefaults } from './fixture.ts';
 
 describe('failedAuthThrottle', () => {
   it('blocks an address at the limit until its oldest failure is 60 s old, one address at a time', () => {
@@ -25,59 +28,58 @@ describe('failedAuthThrottle', () => {
   });
 });
 
-describe.each(engines)('throttling failed authentication on %s', (engine) => {
-  const LIMIT = 3;
-  let server: TestServer;
-  let tenant: Tenant;
-  let checkoutKey: string;
+const LIMIT = 3;
 
-  beforeAll(async () => {
-    server = await startServer({ engine, env: { AUTH_FAILURE_LIMIT: String(LIMIT) } });
-    tenant = await createTenant(server);
-    const key = await call(server.baseUrl, 'POST', `/admin/stores/${tenant.storeId}/checkout-keys`, {
-      headers: adminHeaders(server),
-      body: {},
-    });
-    checkoutKey = key.body.data.checkoutKey.key;
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  it(`answers the documented 429 to every operation after ${LIMIT} failures from one address`, async () => {
-    // Valid credentials pass, and do not count.
-    expect((await call(server.baseUrl, 'GET', '/api/v1/products', { headers: tenant.headers })).status).toBe(200);
-    const guesses: [string, string, Record<string, string>][] = [
-      ['GET', '/api/v1/products', { authorization: `Bearer sf_live_${'Z'.repeat(43)}`, 'x-store-id': tenant.storeId }],
-      ['POST', '/admin/stores', { authorization: 'Bearer wrong-admin-token-0000' }],
-      ['GET', '/api/v1/products', {}],
-    ];
-    for (const [method, path, headers] of guesses) {
-      const body = method === 'POST' ? { name: 'Loja' } : undefined;
-      const failed = await call(server.baseUrl, method, path, { headers, ...(body ? { body } : {}) });
-      expect(failed.status).toBe(401);
-    }
-
-    const blocked = [
-      await call(server.baseUrl, 'GET', '/api/v1/products', { headers: tenant.headers }),
-      await call(server.baseUrl, 'POST', '/admin/stores', { headers: adminHeaders(server), body: { name: 'Loja' } }),
-      await call(server.baseUrl, 'GET', '/checkout/payment-links/00000000-0000-4000-8000-000000000000', {
-        headers: { 'x-api-key': checkoutKey },
-      }),
-    ];
-    for (const response of blocked) {
-      expect(response.status).toBe(429);
-      const retryAfter = Number(response.headers.get('retry-after'));
-      expect(retryAfter).toBeGreaterThanOrEqual(1);
-      expect(retryAfter).toBeLessThanOrEqual(60);
-      expect(response.body).toEqual({
-        success: false,
-        message: `Muitas requisições. Tente novamente em ${retryAfter} segundos.`,
-        error: 'RATE_LIMITED',
-        retryAfter,
+describeEngines(
+  'throttling failed authentication',
+  () => {
+    test(`answers the documented 429 to every operation after ${LIMIT} failures from one address`, async ({
+      api,
+      admin,
+      server,
+      tenant,
+      clientWith,
+    }) => {
+      const issued = await admin.POST('/admin/stores/{storeId}/checkout-keys', {
+        params: { path: { storeId: tenant.storeId } },
       });
-      expect(response.headers.get('ratelimit-policy')).toBe(`"failed-auth";q=${LIMIT};w=60`);
-      expect(response.headers.get('ratelimit')).toBe(`"failed-auth";r=0;t=${retryAfter}`);
-    }
-  });
-});
+      expect(issued.response.status).toBe(201);
+      const checkout = createClient<paths>({
+        baseUrl: server.baseUrl,
+        headers: { 'x-api-key': issued.data?.data.checkoutKey.key ?? '' },
+      });
+      // Valid credentials pass, and do not count.
+      expect((await api.GET('/api/v1/products')).response.status).toBe(200);
+      const store = withoutDefaults<components['schemas']['StoreCreate']>({ name: 'Loja' });
+      const guesses = [
+        await clientWith({ authorization: `Bearer sf_live_${'Z'.repeat(43)}`, 'x-store-id': tenant.storeId }).GET(
+          '/api/v1/products',
+        ),
+        await clientWith({ authorization: 'Bearer wrong-admin-token-0000' }).POST('/admin/stores', { body: store }),
+        await clientWith({}).GET('/api/v1/products'),
+      ];
+      for (const failed of guesses) expect(failed.response.status).toBe(401);
+
+      const blocked = [
+        await api.GET('/api/v1/products'),
+        await admin.POST('/admin/stores', { body: store }),
+        await checkout.GET('/checkout/payment-links/{paymentLinkId}', { params: { path: { paymentLinkId: UNKNOWN } } }),
+      ];
+      for (const { response, error } of blocked) {
+        expect(response.status).toBe(429);
+        const retryAfter = Number(response.headers.get('retry-after'));
+        expect(retryAfter).toBeGreaterThanOrEqual(1);
+        expect(retryAfter).toBeLessThanOrEqual(60);
+        expect(error).toEqual({
+          success: false,
+          message: `Muitas requisições. Tente novamente em ${retryAfter} segundos.`,
+          error: 'RATE_LIMITED',
+          retryAfter,
+        });
+        expect(response.headers.get('ratelimit-policy')).toBe(`"failed-auth";q=${LIMIT};w=60`);
+        expect(response.headers.get('ratelimit')).toBe(`"failed-auth";r=0;t=${retryAfter}`);
+      }
+    });
+  },
+  { env: { AUTH_FAILURE_LIMIT: String(LIMIT) } },
+);

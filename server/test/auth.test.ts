@@ -1,5 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
+import createClient from 'openapi-fetch';
+import { expect } from 'vitest';
+import type { components, paths } from '../../generated/openapi.ts';
+import { UNKNOWN } from './catalog.ts';
+import { type AdminApi, type Api, describeEngines, type Tenant, test, withoutDefaults } from './fixture.ts';
+
+type ProductCreate = components['schemas']['ProductCreate'];
+type ApiKeyCreate = components['schemas']['ApiKeyCreate'];
 
 const MESSAGE = {
   AUTH_API_KEY_REQUIRED: 'Chave de API ausente, inválida, expirada ou revogada.',
@@ -22,38 +28,38 @@ const storeIdInvalid = envelope(400, 'VALIDATION_ERROR', [
 ]);
 
 const WELL_FORMED_UNKNOWN = `sf_live_${'A'.repeat(43)}`;
-const product = { name: 'Caneca Esmaltada', type: 'DIGITAL', price: 10 };
+const product = withoutDefaults<ProductCreate>({ name: 'Caneca Esmaltada', type: 'DIGITAL', price: 10 });
 
-describe.each(engines)('authentication on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
-  let other: Tenant;
-  let readOnly: Tenant;
-  const admin = (method: string, path: string, body?: unknown) =>
-    call(server.baseUrl, method, path, { headers: adminHeaders(server), ...(body !== undefined ? { body } : {}) });
-  const listProducts = (headers: Record<string, string>) =>
-    call(server.baseUrl, 'GET', '/api/v1/products', { headers });
+describeEngines('authentication', () => {
+  /** listProducts with exactly these headers. */
+  const listProducts = (clientWith: (headers: Record<string, string>) => Api, headers: Record<string, string>) =>
+    clientWith(headers).GET('/api/v1/products');
+  /** createProduct with exactly these headers, and the raw text given as its body (a valid product unless given). */
+  const createProduct = (
+    clientWith: (headers: Record<string, string>) => Api,
+    headers: Record<string, string>,
+    rawBody?: string,
+  ) =>
+    clientWith(headers).POST('/api/v1/products', {
+      body: product,
+      ...(rawBody === undefined ? {} : { bodySerializer: () => rawBody }),
+    });
   /** A new key on the tenant's store, issued by the admin API with extra fields (expiresAt, scopes, ...). */
-  const issueKey = async (extra: Record<string, unknown> = {}) => {
-    const created = await admin('POST', '/admin/api-keys', { storeIds: [tenant.storeId], ...extra });
-    expect(created.status).toBe(201);
-    return created.body.data.apiKey as { id: string; key: string; expiresAt: string | null };
+  const issueKey = async (admin: AdminApi, tenant: Tenant, extra: Partial<ApiKeyCreate> = {}) => {
+    const created = await admin.POST('/admin/api-keys', { body: { storeIds: [tenant.storeId], ...extra } });
+    expect(created.response.status).toBe(201);
+    const key = created.data?.data.apiKey;
+    if (!key) throw new Error('createApiKey failed');
+    return key;
   };
+  const bearer = (key: string, storeId: string) => ({ authorization: `Bearer ${key}`, 'x-store-id': storeId });
 
-  beforeAll(async () => {
-    server = await startServer({ engine });
-    tenant = await createTenant(server);
-    other = await createTenant(server);
-    readOnly = await createTenant(server, ['products:read']);
-  });
-  afterAll(() => server.close());
-
-  it('accepts a valid Bearer key on an authorized store', async () => {
-    const response = await listProducts(tenant.headers);
+  test('accepts a valid Bearer key on an authorized store', async ({ clientWith, tenant }) => {
+    const { response } = await listProducts(clientWith, tenant.headers);
     expect(response.status).toBe(200);
   });
 
-  it.each([
+  test.for([
     ['no Authorization header', {}],
     ['Bearer with a malformed key', { authorization: 'Bearer sf_live_short' }],
     ['Bearer with a key of another prefix', { authorization: `Bearer sf_test_${'A'.repeat(43)}` }],
@@ -61,188 +67,216 @@ describe.each(engines)('authentication on %s', (engine) => {
     ['Basic credentials', { authorization: 'Basic dXNlcjpwYXNz' }],
     ['a bare key without the Bearer scheme', { authorization: WELL_FORMED_UNKNOWN }],
     ['an unknown well-formed key', { authorization: `Bearer ${WELL_FORMED_UNKNOWN}` }],
-  ])('answers 401 AUTH_API_KEY_REQUIRED for %s', async (_name, given: Record<string, string>) => {
-    const response = await listProducts({ 'x-store-id': tenant.storeId, ...given });
+  ] as const)('answers 401 AUTH_API_KEY_REQUIRED for %s', async ([, given], { clientWith, tenant }) => {
+    const { response, error } = await listProducts(clientWith, { 'x-store-id': tenant.storeId, ...given });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual(keyRequired);
+    expect(error).toEqual(keyRequired);
   });
 
-  it('does not accept a valid v1 key sent only in the x-api-key header', async () => {
-    const response = await listProducts({ 'x-api-key': tenant.apiKey, 'x-store-id': tenant.storeId });
+  test('does not accept a valid v1 key sent only in the x-api-key header', async ({ clientWith, tenant }) => {
+    const { response, error } = await listProducts(clientWith, {
+      'x-api-key': tenant.apiKey,
+      'x-store-id': tenant.storeId,
+    });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual(keyRequired);
+    expect(error).toEqual(keyRequired);
   });
 
-  it('refuses an expired key with 401', async () => {
-    const expired = await issueKey({ expiresAt: '2020-01-01T00:00:00Z' });
-    const response = await listProducts({ authorization: `Bearer ${expired.key}`, 'x-store-id': tenant.storeId });
+  test('refuses an expired key with 401', async ({ admin, clientWith, tenant }) => {
+    const expired = await issueKey(admin, tenant, { expiresAt: '2020-01-01T00:00:00Z' });
+    const { response, error } = await listProducts(clientWith, bearer(expired.key, tenant.storeId));
     expect(response.status).toBe(401);
-    expect(response.body).toEqual(keyRequired);
+    expect(error).toEqual(keyRequired);
   });
 
-  it('compares expiry as an instant, whatever the time zone offset it was written with', async () => {
+  test('compares expiry as an instant, whatever the time zone offset it was written with', async ({
+    admin,
+    clientWith,
+    tenant,
+  }) => {
     // One hour ago, written in UTC+09:00: its local text sorts after "now" in UTC.
     const instant = new Date(Date.now() - 60 * 60 * 1000);
     const tokyo = new Date(instant.getTime() + 9 * 60 * 60 * 1000).toISOString().replace('Z', '+09:00');
-    const expired = await issueKey({ expiresAt: tokyo });
+    const expired = await issueKey(admin, tenant, { expiresAt: tokyo });
     expect(Date.parse(expired.expiresAt ?? '')).toBe(instant.getTime());
-    const response = await listProducts({ authorization: `Bearer ${expired.key}`, 'x-store-id': tenant.storeId });
+    const { response, error } = await listProducts(clientWith, bearer(expired.key, tenant.storeId));
     expect(response.status).toBe(401);
-    expect(response.body).toEqual(keyRequired);
+    expect(error).toEqual(keyRequired);
 
-    const future = await issueKey({ expiresAt: new Date(Date.now() + 60 * 60 * 1000).toISOString() });
-    const valid = await listProducts({ authorization: `Bearer ${future.key}`, 'x-store-id': tenant.storeId });
-    expect(valid.status).toBe(200);
+    const future = await issueKey(admin, tenant, { expiresAt: new Date(Date.now() + 60 * 60 * 1000).toISOString() });
+    const valid = await listProducts(clientWith, bearer(future.key, tenant.storeId));
+    expect(valid.response.status).toBe(200);
   });
 
-  it('refuses a revoked key from the next request on; revoking twice is 404', async () => {
-    const key = await issueKey();
-    const headers = { authorization: `Bearer ${key.key}`, 'x-store-id': tenant.storeId };
-    expect((await listProducts(headers)).status).toBe(200);
-    const revoked = await admin('DELETE', `/admin/api-keys/${key.id}`);
-    expect(revoked.status).toBe(204);
-    expect(revoked.body).toBeUndefined();
-    const response = await listProducts(headers);
+  test('refuses a revoked key from the next request on; revoking twice is 404', async ({
+    admin,
+    clientWith,
+    tenant,
+  }) => {
+    const key = await issueKey(admin, tenant);
+    const headers = bearer(key.key, tenant.storeId);
+    expect((await listProducts(clientWith, headers)).response.status).toBe(200);
+    const revoke = () => admin.DELETE('/admin/api-keys/{apiKeyId}', { params: { path: { apiKeyId: key.id } } });
+    const revoked = await revoke();
+    expect(revoked.response.status).toBe(204);
+    expect(revoked.data).toBeUndefined();
+    const { response, error } = await listProducts(clientWith, headers);
     expect(response.status).toBe(401);
-    expect(response.body).toEqual(keyRequired);
-    const again = await admin('DELETE', `/admin/api-keys/${key.id}`);
-    expect(again.status).toBe(404);
-    expect(again.body.error.code).toBe('RESOURCE_NOT_FOUND');
+    expect(error).toEqual(keyRequired);
+    const again = await revoke();
+    expect(again.response.status).toBe(404);
+    expect(again.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
   });
 
-  it.each([
+  test.for([
     ['not a uuid', { 'x-store-id': 'loja-1' }],
     ['a uuid with a trailing character', { 'x-store-id': '00000000-0000-4000-8000-0000000000001' }],
     ['missing', {}],
-  ])('answers 400 VALIDATION_ERROR naming header x-store-id when it is %s', async (_name, given) => {
-    const response = await listProducts({ authorization: tenant.headers.authorization as string, ...given });
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual(storeIdInvalid);
-  });
+  ] as const)(
+    'answers 400 VALIDATION_ERROR naming header x-store-id when it is %s',
+    async ([, given], { clientWith, tenant }) => {
+      const { response, error } = await listProducts(clientWith, {
+        authorization: `Bearer ${tenant.apiKey}`,
+        ...given,
+      });
+      expect(response.status).toBe(400);
+      expect(error).toEqual(storeIdInvalid);
+    },
+  );
 
-  it('accepts the store id in upper case (a uuid is case-insensitive)', async () => {
-    const response = await listProducts({ ...tenant.headers, 'x-store-id': tenant.storeId.toUpperCase() });
+  test('accepts the store id in upper case (a uuid is case-insensitive)', async ({ clientWith, tenant }) => {
+    const { response } = await listProducts(clientWith, bearer(tenant.apiKey, tenant.storeId.toUpperCase()));
     expect(response.status).toBe(200);
   });
 
-  it('answers 403 AUTH_STORE_ACCESS_DENIED for a store the key is not authorized for', async () => {
-    const foreign = await listProducts({ ...tenant.headers, 'x-store-id': other.storeId });
-    expect(foreign.status).toBe(403);
-    expect(foreign.body).toEqual(envelope(403, 'AUTH_STORE_ACCESS_DENIED'));
-    const nowhere = await listProducts({ ...tenant.headers, 'x-store-id': '00000000-0000-4000-8000-000000000000' });
-    expect(nowhere.status).toBe(403);
-    expect(nowhere.body).toEqual(envelope(403, 'AUTH_STORE_ACCESS_DENIED'));
+  test('answers 403 AUTH_STORE_ACCESS_DENIED for a store the key is not authorized for', async ({
+    clientWith,
+    tenant,
+    otherTenant,
+  }) => {
+    for (const storeId of [otherTenant.storeId, UNKNOWN]) {
+      const { response, error } = await listProducts(clientWith, bearer(tenant.apiKey, storeId));
+      expect(response.status).toBe(403);
+      expect(error).toEqual(envelope(403, 'AUTH_STORE_ACCESS_DENIED'));
+    }
   });
 
-  it('answers 403 AUTH_SCOPE_DENIED for a key lacking the scope, and creates nothing', async () => {
-    expect((await listProducts(readOnly.headers)).status).toBe(200);
-    const response = await call(server.baseUrl, 'POST', '/api/v1/products', {
-      headers: readOnly.headers,
-      body: product,
-    });
+  test('answers 403 AUTH_SCOPE_DENIED for a key lacking the scope, and creates nothing', async ({
+    clientWith,
+    newTenant,
+  }) => {
+    const readOnly = await newTenant(['products:read']);
+    expect((await listProducts(clientWith, readOnly.headers)).response.status).toBe(200);
+    const { response, error } = await createProduct(clientWith, readOnly.headers);
     expect(response.status).toBe(403);
-    expect(response.body).toEqual(envelope(403, 'AUTH_SCOPE_DENIED'));
-    const list = await listProducts(readOnly.headers);
-    expect(list.body.data.pagination.total).toBe(0);
+    expect(error).toEqual(envelope(403, 'AUTH_SCOPE_DENIED'));
+    const list = await listProducts(clientWith, readOnly.headers);
+    expect(list.data?.data.pagination.total).toBe(0);
   });
 
-  describe('applies the documented order of checks', () => {
-    type Want = { status: number; code: Code };
-    const cases: [string, { given: () => { headers: Record<string, string>; rawBody?: string }; want: Want }][] = [
-      [
-        'missing key + bad store id → 401',
-        { given: () => ({ headers: { 'x-store-id': 'nope' } }), want: { status: 401, code: 'AUTH_API_KEY_REQUIRED' } },
-      ],
-      [
-        'missing key + foreign store + invalid body → 401',
-        {
-          given: () => ({ headers: { 'x-store-id': other.storeId }, rawBody: '{"name":1}' }),
-          want: { status: 401, code: 'AUTH_API_KEY_REQUIRED' },
-        },
-      ],
-      [
-        'missing key + malformed JSON → 401',
-        {
-          given: () => ({ headers: { 'x-store-id': tenant.storeId }, rawBody: '{"name": ' }),
-          want: { status: 401, code: 'AUTH_API_KEY_REQUIRED' },
-        },
-      ],
-      [
-        'bad store id + missing scope → 400',
-        {
-          given: () => ({ headers: { ...readOnly.headers, 'x-store-id': 'nope' } }),
-          want: { status: 400, code: 'VALIDATION_ERROR' },
-        },
-      ],
-      [
-        'foreign store + missing scope → 403 STORE',
-        {
-          given: () => ({ headers: { ...readOnly.headers, 'x-store-id': other.storeId } }),
-          want: { status: 403, code: 'AUTH_STORE_ACCESS_DENIED' },
-        },
-      ],
-      [
-        'foreign store + invalid body → 403 STORE',
-        {
-          given: () => ({ headers: { ...tenant.headers, 'x-store-id': other.storeId }, rawBody: '{"name":1}' }),
-          want: { status: 403, code: 'AUTH_STORE_ACCESS_DENIED' },
-        },
-      ],
-      [
-        'missing scope + invalid body → 403 SCOPE',
-        {
-          given: () => ({ headers: readOnly.headers, rawBody: '{"name":1}' }),
-          want: { status: 403, code: 'AUTH_SCOPE_DENIED' },
-        },
-      ],
-      [
-        'missing scope + malformed JSON → 403 SCOPE',
-        {
-          given: () => ({ headers: readOnly.headers, rawBody: '{"name": ' }),
-          want: { status: 403, code: 'AUTH_SCOPE_DENIED' },
-        },
-      ],
-      [
-        'everything right but the body → 400',
-        {
-          given: () => ({ headers: tenant.headers, rawBody: '{"name":1}' }),
-          want: { status: 400, code: 'VALIDATION_ERROR' },
-        },
-      ],
-    ];
-    it.each(cases)('%s', async (_name, { given, want }) => {
-      const { headers, rawBody } = given();
-      const response = await call(server.baseUrl, 'POST', '/api/v1/products', {
-        headers: { ...headers, 'content-type': 'application/json' },
-        rawBody: rawBody ?? JSON.stringify(product),
-      });
+  type Tenants = { tenant: Tenant; other: Tenant; readOnly: Tenant };
+  type Want = { status: number; code: Code };
+  test.for<
+    [string, { given: (tenants: Tenants) => { headers: Record<string, string>; rawBody?: string }; want: Want }]
+  >([
+    [
+      'missing key + bad store id → 401',
+      { given: () => ({ headers: { 'x-store-id': 'nope' } }), want: { status: 401, code: 'AUTH_API_KEY_REQUIRED' } },
+    ],
+    [
+      'missing key + foreign store + invalid body → 401',
+      {
+        given: ({ other }) => ({ headers: { 'x-store-id': other.storeId }, rawBody: '{"name":1}' }),
+        want: { status: 401, code: 'AUTH_API_KEY_REQUIRED' },
+      },
+    ],
+    [
+      'missing key + malformed JSON → 401',
+      {
+        given: ({ tenant }) => ({ headers: { 'x-store-id': tenant.storeId }, rawBody: '{"name": ' }),
+        want: { status: 401, code: 'AUTH_API_KEY_REQUIRED' },
+      },
+    ],
+    [
+      'bad store id + missing scope → 400',
+      {
+        given: ({ readOnly }) => ({ headers: { ...readOnly.headers, 'x-store-id': 'nope' } }),
+        want: { status: 400, code: 'VALIDATION_ERROR' },
+      },
+    ],
+    [
+      'foreign store + missing scope → 403 STORE',
+      {
+        given: ({ readOnly, other }) => ({ headers: { ...readOnly.headers, 'x-store-id': other.storeId } }),
+        want: { status: 403, code: 'AUTH_STORE_ACCESS_DENIED' },
+      },
+    ],
+    [
+      'foreign store + invalid body → 403 STORE',
+      {
+        given: ({ tenant, other }) => ({
+          headers: { ...tenant.headers, 'x-store-id': other.storeId },
+          rawBody: '{"name":1}',
+        }),
+        want: { status: 403, code: 'AUTH_STORE_ACCESS_DENIED' },
+      },
+    ],
+    [
+      'missing scope + invalid body → 403 SCOPE',
+      {
+        given: ({ readOnly }) => ({ headers: readOnly.headers, rawBody: '{"name":1}' }),
+        want: { status: 403, code: 'AUTH_SCOPE_DENIED' },
+      },
+    ],
+    [
+      'missing scope + malformed JSON → 403 SCOPE',
+      {
+        given: ({ readOnly }) => ({ headers: readOnly.headers, rawBody: '{"name": ' }),
+        want: { status: 403, code: 'AUTH_SCOPE_DENIED' },
+      },
+    ],
+    [
+      'everything right but the body → 400',
+      {
+        given: ({ tenant }) => ({ headers: tenant.headers, rawBody: '{"name":1}' }),
+        want: { status: 400, code: 'VALIDATION_ERROR' },
+      },
+    ],
+  ])(
+    'applies the documented order of checks: %s',
+    async ([, { given, want }], { clientWith, tenant, otherTenant, newTenant }) => {
+      const { headers, rawBody } = given({ tenant, other: otherTenant, readOnly: await newTenant(['products:read']) });
+      const { response, error } = await createProduct(clientWith, headers, rawBody);
       expect(response.status).toBe(want.status);
-      expect(response.body).toMatchObject({
+      expect(error).toMatchObject({
         success: false,
         error: { code: want.code, message: MESSAGE[want.code] },
         meta: { status: want.status },
       });
-    });
-  });
+    },
+  );
 
-  it.each<[string, Record<string, string> | 'tenant key']>([
+  test.for<[string, Record<string, string> | 'tenant key']>([
     ['no token', {}],
     ['a wrong token', { authorization: 'Bearer not-the-admin-token-at-all' }],
     ['the token without Bearer', { authorization: 'test-admin-token-0123456789' }],
     ['a v1 API key', 'tenant key'],
-  ])('answers 401 AUTH_ADMIN_TOKEN_REQUIRED on admin routes with %s', async (_name, given) => {
-    const headers = given === 'tenant key' ? { authorization: `Bearer ${tenant.apiKey}` } : given;
-    const store = await call(server.baseUrl, 'POST', '/admin/stores', { headers, body: { name: 'Loja Intrusa' } });
-    expect(store.status).toBe(401);
-    expect(store.body).toEqual(envelope(401, 'AUTH_ADMIN_TOKEN_REQUIRED'));
-    const key = await call(server.baseUrl, 'POST', '/admin/api-keys', {
-      headers,
-      body: { storeIds: [tenant.storeId] },
-    });
-    expect(key.status).toBe(401);
-    expect(key.body).toEqual(envelope(401, 'AUTH_ADMIN_TOKEN_REQUIRED'));
-    const revoke = await call(server.baseUrl, 'DELETE', `/admin/api-keys/${tenant.apiKeyId}`, { headers });
-    expect(revoke.status).toBe(401);
-    expect((await listProducts(tenant.headers)).status).toBe(200);
-  });
+  ])(
+    'answers 401 AUTH_ADMIN_TOKEN_REQUIRED on admin routes with %s',
+    async ([, given], { server, clientWith, tenant }) => {
+      const headers = given === 'tenant key' ? { authorization: `Bearer ${tenant.apiKey}` } : given;
+      const as = createClient<paths>({ baseUrl: server.baseUrl, headers });
+      const store = await as.POST('/admin/stores', {
+        body: withoutDefaults<components['schemas']['StoreCreate']>({ name: 'Loja Intrusa' }),
+      });
+      expect(store.response.status).toBe(401);
+      expect(store.error).toEqual(envelope(401, 'AUTH_ADMIN_TOKEN_REQUIRED'));
+      const key = await as.POST('/admin/api-keys', { body: { storeIds: [tenant.storeId] } });
+      expect(key.response.status).toBe(401);
+      expect(key.error).toEqual(envelope(401, 'AUTH_ADMIN_TOKEN_REQUIRED'));
+      const revoke = await as.DELETE('/admin/api-keys/{apiKeyId}', { params: { path: { apiKeyId: tenant.apiKeyId } } });
+      expect(revoke.response.status).toBe(401);
+      expect((await listProducts(clientWith, tenant.headers)).response.status).toBe(200);
+    },
+  );
 });

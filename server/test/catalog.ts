@@ -1,7 +1,11 @@
+import { expect } from 'vitest';
 import type { components } from '../../generated/openapi.ts';
 import { type Api, type ErrorBody, withoutDefaults } from './fixture.ts';
 
 type ProductCreate = components['schemas']['ProductCreate'];
+
+/** A well-formed id no record has. */
+export const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 /** A DIGITAL product of the client's store (price 10 unless given); fails the test when not created. */
 export async function newProduct(api: Api, name: string, fields: Partial<ProductCreate> = {}) {
@@ -21,6 +25,50 @@ export async function newCategory(api: Api, name: string) {
   return category;
 }
 
-/** The paths an error body's details name, in order (none for the 429 body, whose `error` is a code). */
+/** An error body's details (none for the 429 body, whose `error` is a code). */
+export const detailsOf = (body: { error: ErrorBody['error'] | string } | undefined) =>
+  typeof body?.error === 'object' ? (body.error.details ?? []) : [];
+
+/** The paths an error body's details name, in order. */
 export const detailPaths = (body: { error: ErrorBody['error'] | string } | undefined): string[] =>
-  typeof body?.error === 'object' ? (body.error.details ?? []).map((detail) => detail.path) : [];
+  detailsOf(body).map((detail) => detail.path);
+
+type TemplateCreate = components['schemas']['TemplateCreate'];
+type ActionStep = components['schemas']['ActionStep'];
+type DelayStep = components['schemas']['DelayStep'];
+type AutomationCreate = components['schemas']['AutomationCreate'];
+
+/** An e-mail template whose body names the order. */
+export const emailTemplate = {
+  channel: 'email',
+  name: 'Lembrete de PIX',
+  subject: 'Seu PIX está esperando',
+  remetente_nome: 'Loja Exemplo',
+  remetente_email: 'contato@lojaexemplo.com.br',
+  body: 'Olá, use o PIX do pedido {{order.id}}.',
+} satisfies TemplateCreate;
+
+/** A template of the client's store; fails the test when not created. */
+export async function newTemplate(api: Api, body: TemplateCreate): Promise<string> {
+  const created = await api.POST('/api/v1/automation/templates', { body });
+  const template = created.data?.data.template;
+  if (!template) throw new Error(`createTemplate answered ${created.response.status}`);
+  return template.id;
+}
+
+/** An action step. */
+export const action = (name: ActionStep['name'], data: ActionStep['data'], extra: Partial<ActionStep> = {}) =>
+  ({ type: 'action', name, data, ...extra }) satisfies ActionStep;
+
+/** The PIX reminder: a 30-minute delay, then an e-mail of the given template. */
+export const flow = (emailId: string) => {
+  const wait: DelayStep = { id: 'wait-30', type: 'delay', minutes: 30, nextId: 'email-lembrete' };
+  const send: ActionStep = { id: 'email-lembrete', type: 'action', name: 'send_email', data: { template_id: emailId } };
+  const steps: [DelayStep, ActionStep] = [wait, send];
+  return { name: 'Lembrete de PIX', trigger_event: 'pix.generated', steps } satisfies AutomationCreate;
+};
+
+/** An error body whose details name `path` (for `toMatchObject`). */
+export const naming = (path: string) => ({
+  error: { details: expect.arrayContaining([expect.objectContaining({ path })]) },
+});

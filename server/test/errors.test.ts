@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
+import type { components } from '../../generated/openapi.ts';
+import type { Engine } from '../src/db/database.ts';
 import type { Handlers } from '../src/resources/operation.ts';
-import { call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
+import { UNKNOWN } from './catalog.ts';
+import { type Api, clientOf, describeEngines, malformed, test, withoutDefaults } from './fixture.ts';
+import { createTenant, type StartOptions, startServer, type TestServer } from './harness.ts';
 
 const MESSAGE = {
   VALIDATION_ERROR: 'O corpo da requisição não é um JSON válido.',
@@ -18,7 +22,11 @@ const envelope = (status: number, code: Code, details?: unknown[]) => ({
   meta: { timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/), status },
 });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const product = { name: 'Caneca Esmaltada', type: 'DIGITAL', price: 10 };
+const product = withoutDefaults<components['schemas']['ProductCreate']>({
+  name: 'Caneca Esmaltada',
+  type: 'DIGITAL',
+  price: 10,
+});
 
 /** A handler whose reply does not match the contract (the list without `pagination`). */
 const brokenList = (async () => ({
@@ -26,153 +34,161 @@ const brokenList = (async () => ({
   body: { success: true, data: { products: [] } },
 })) as unknown as Handlers['listProducts'];
 
-describe.each(engines)('the error path on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
-  const v1 = (method: string, path: string, options: Parameters<typeof call>[3] = {}) =>
-    call(server.baseUrl, method, path, { ...options, headers: { ...tenant.headers, ...options.headers } });
+/**
+ * A request the contract has no operation for (an unknown path, a method a path lacks): a typed client cannot
+ * name it, so it goes through fetch; the body is parsed when there is one.
+ */
+async function outsideContract(server: TestServer, method: string, path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(server.baseUrl + path, { method, headers });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
 
-  beforeAll(async () => {
-    server = await startServer({ engine });
-    tenant = await createTenant(server);
-  });
-  afterAll(() => server.close());
+/** A server whose handlers fail, with a client of a tenant of it. */
+async function failingServer(engine: Engine, options: Omit<StartOptions, 'engine'>) {
+  const server = await startServer({ engine, ...options });
+  return { server, api: clientOf(server, await createTenant(server)) };
+}
 
-  it('answers malformed JSON with 400 VALIDATION_ERROR naming the body', async () => {
-    const response = await v1('POST', '/api/v1/products', {
-      headers: { 'content-type': 'application/json' },
-      rawBody: '{"name": "Caneca",',
+describeEngines('the error path', () => {
+  test('answers malformed JSON with 400 VALIDATION_ERROR naming the body', async ({ api }) => {
+    const { response, error } = await api.POST('/api/v1/products', {
+      body: product,
+      bodySerializer: () => '{"name": "Caneca",',
     });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual(
+    expect(error).toEqual(
       envelope(400, 'VALIDATION_ERROR', [{ location: 'body', path: '', reason: expect.any(String) }]),
     );
   });
 
-  it.each([
+  test.for([
     ['an unknown v1 path, with a key', '/api/v1/produtos', true],
     ['an unknown v1 path, without a key', '/api/v1/produtos', false],
     ['a path outside the API', '/wp-admin/index.php', false],
-    ['a known path with an extra segment', '/api/v1/products/00000000-0000-4000-8000-000000000000/x', true],
-  ])('answers 404 ROUTE_NOT_FOUND for %s', async (_name, path, withKey) => {
-    const response = withKey ? await v1('GET', path) : await call(server.baseUrl, 'GET', path);
+    ['a known path with an extra segment', `/api/v1/products/${UNKNOWN}/x`, true],
+  ] as const)('answers 404 ROUTE_NOT_FOUND for %s', async ([, path, withKey], { server, tenant }) => {
+    const response = await outsideContract(server, 'GET', path, withKey ? tenant.headers : {});
     expect(response.status).toBe(404);
     expect(response.body).toEqual(envelope(404, 'ROUTE_NOT_FOUND'));
   });
 
-  it.each([
+  test.for([
     ['PUT', '/api/v1/products', 'GET, POST'],
     ['DELETE', '/api/v1/categories', 'GET, POST'],
-    ['POST', '/api/v1/products/00000000-0000-4000-8000-000000000000', 'GET, PATCH, DELETE'],
-  ])('answers %s %s with 405 METHOD_NOT_ALLOWED and an Allow header', async (method, path, allow) => {
-    const response = await v1(method, path, { body: product });
-    expect(response.status).toBe(405);
-    expect(response.body).toEqual(envelope(405, 'METHOD_NOT_ALLOWED'));
-    expect(
-      response.headers
-        .get('allow')
-        ?.split(/,\s*/)
-        .map((m) => m.toUpperCase())
-        .sort(),
-    ).toEqual(allow.split(', ').sort());
-  });
+    ['POST', `/api/v1/products/${UNKNOWN}`, 'GET, PATCH, DELETE'],
+  ] as const)(
+    'answers %s %s with 405 METHOD_NOT_ALLOWED and an Allow header',
+    async ([method, path, allow], { server, tenant }) => {
+      const response = await outsideContract(server, method, path, tenant.headers);
+      expect(response.status).toBe(405);
+      expect(response.body).toEqual(envelope(405, 'METHOD_NOT_ALLOWED'));
+      expect(
+        response.headers
+          .get('allow')
+          ?.split(/,\s*/)
+          .map((m) => m.toUpperCase())
+          .sort(),
+      ).toEqual(allow.split(', ').sort());
+    },
+  );
 
-  it('answers a body over 1 MB with 413 PAYLOAD_TOO_LARGE', async () => {
-    const response = await v1('POST', '/api/v1/products', {
+  test('answers a body over 1 MB with 413 PAYLOAD_TOO_LARGE', async ({ api }) => {
+    const { response, error } = await api.POST('/api/v1/products', {
       body: { ...product, description: 'x'.repeat(1024 * 1024 + 10) },
     });
     expect(response.status).toBe(413);
-    expect(response.body).toEqual(envelope(413, 'PAYLOAD_TOO_LARGE'));
+    expect(error).toEqual(envelope(413, 'PAYLOAD_TOO_LARGE'));
   });
 
-  it.each([
+  test.for([
     ['text/plain', JSON.stringify(product)],
     ['application/x-www-form-urlencoded', 'name=Caneca&type=DIGITAL&price=10'],
     ['application/json; charset=latin1', JSON.stringify(product)],
-  ])('answers a %s body with 415 UNSUPPORTED_MEDIA_TYPE', async (contentType, rawBody) => {
-    const response = await v1('POST', '/api/v1/products', { headers: { 'content-type': contentType }, rawBody });
+  ] as const)('answers a %s body with 415 UNSUPPORTED_MEDIA_TYPE', async ([contentType, rawBody], { api }) => {
+    const { response, error } = await api.POST('/api/v1/products', {
+      body: product,
+      bodySerializer: () => rawBody,
+      headers: { 'content-type': contentType },
+    });
     expect(response.status).toBe(415);
-    expect(response.body).toEqual(envelope(415, 'UNSUPPORTED_MEDIA_TYPE'));
+    expect(error).toEqual(envelope(415, 'UNSUPPORTED_MEDIA_TYPE'));
   });
 
-  it('answers JSON whatever the Accept header asks for', async () => {
-    const response = await v1('GET', '/api/v1/products', { headers: { accept: 'text/html' } });
+  test('answers JSON whatever the Accept header asks for', async ({ api }) => {
+    const { response } = await api.GET('/api/v1/products', { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
-  it('gives every response an X-Request-Id, echoing a safe incoming one and replacing an unsafe one', async () => {
-    const responses = [
-      await v1('GET', '/api/v1/products'),
-      await v1('POST', '/api/v1/products', { body: { name: 'Ab' } }),
-      await call(server.baseUrl, 'GET', '/api/v1/products'),
-      await call(server.baseUrl, 'GET', '/nada'),
-      await v1('PUT', '/api/v1/products'),
+  test('gives every response an X-Request-Id, echoing a safe incoming one and replacing an unsafe one', async ({
+    api,
+    server,
+    tenant,
+    clientWith,
+  }) => {
+    const anonymous = clientWith({});
+    const headersOf = [
+      (await api.GET('/api/v1/products')).response.headers,
+      (await api.POST('/api/v1/products', { body: malformed({ name: 'Ab' }) })).response.headers,
+      (await anonymous.GET('/api/v1/products')).response.headers,
+      (await outsideContract(server, 'GET', '/nada')).headers,
+      (await outsideContract(server, 'PUT', '/api/v1/products', tenant.headers)).headers,
     ];
-    for (const response of responses) expect(response.headers.get('x-request-id')).toMatch(UUID);
-    expect(new Set(responses.map((r) => r.headers.get('x-request-id'))).size).toBe(responses.length);
+    for (const headers of headersOf) expect(headers.get('x-request-id')).toMatch(UUID);
+    expect(new Set(headersOf.map((headers) => headers.get('x-request-id'))).size).toBe(headersOf.length);
 
-    const safe = await v1('GET', '/api/v1/products', { headers: { 'x-request-id': 'trace-42.a_b' } });
-    expect(safe.headers.get('x-request-id')).toBe('trace-42.a_b');
-    const echoedOnError = await call(server.baseUrl, 'GET', '/api/v1/products', {
-      headers: { 'x-request-id': 'trace-43' },
-    });
-    expect(echoedOnError.status).toBe(401);
-    expect(echoedOnError.headers.get('x-request-id')).toBe('trace-43');
+    const requestId = async (client: Api, id: string) => {
+      const { response } = await client.GET('/api/v1/products', { headers: { 'x-request-id': id } });
+      return { status: response.status, echoed: response.headers.get('x-request-id') };
+    };
+    expect((await requestId(api, 'trace-42.a_b')).echoed).toBe('trace-42.a_b');
+    expect(await requestId(anonymous, 'trace-43')).toEqual({ status: 401, echoed: 'trace-43' });
     for (const unsafe of ['has space', '<script>', 'x'.repeat(129)]) {
-      const response = await v1('GET', '/api/v1/products', { headers: { 'x-request-id': unsafe } });
-      expect(response.headers.get('x-request-id')).toMatch(UUID);
+      expect((await requestId(api, unsafe)).echoed).toMatch(UUID);
     }
   });
 
-  describe('with handlers that fail', () => {
-    let failing: TestServer;
-    let failingTenant: Tenant;
-    beforeAll(async () => {
-      failing = await startServer({
-        engine,
-        overrides: {
-          listProducts: async () => {
-            throw new Error('boom: secret internals');
-          },
-          listCategories: brokenList as unknown as Handlers['listCategories'],
+  test('answers a handler that throws with 500 INTERNAL_ERROR and no internals; a response that breaks the contract is a 500 with VALIDATE_RESPONSES=true', async ({
+    engine,
+  }) => {
+    const failing = await failingServer(engine, {
+      overrides: {
+        listProducts: async () => {
+          throw new Error('boom: secret internals');
         },
-      });
-      failingTenant = await createTenant(failing);
+        listCategories: brokenList as unknown as Handlers['listCategories'],
+      },
     });
-    afterAll(() => failing.close());
-
-    it('answers a handler that throws with 500 INTERNAL_ERROR and no internals', async () => {
-      const response = await call(failing.baseUrl, 'GET', '/api/v1/products', { headers: failingTenant.headers });
+    try {
+      const { response, error } = await failing.api.GET('/api/v1/products');
       expect(response.status).toBe(500);
-      expect(response.body).toEqual(envelope(500, 'INTERNAL_ERROR'));
-      const text = JSON.stringify(response.body);
+      expect(error).toEqual(envelope(500, 'INTERNAL_ERROR'));
+      const text = JSON.stringify(error);
       expect(text).not.toContain('boom');
       expect(text).not.toContain('secret');
       expect(text).not.toMatch(/\bat .*\.ts:\d+/);
       expect(response.headers.get('x-request-id')).toMatch(UUID);
-    });
 
-    it('turns a response that breaks the contract into a 500 with VALIDATE_RESPONSES=true', async () => {
-      const response = await call(failing.baseUrl, 'GET', '/api/v1/categories', { headers: failingTenant.headers });
-      expect(response.status).toBe(500);
-      expect(response.body).toEqual(envelope(500, 'INTERNAL_ERROR'));
-    });
+      const broken = await failing.api.GET('/api/v1/categories');
+      expect(broken.response.status).toBe(500);
+      expect(broken.error).toEqual(envelope(500, 'INTERNAL_ERROR'));
+    } finally {
+      await failing.server.close();
+    }
   });
 
-  it('does not check responses with VALIDATE_RESPONSES=false', async () => {
-    const unchecked = await startServer({
-      engine,
+  test('does not check responses with VALIDATE_RESPONSES=false', async ({ engine }) => {
+    const unchecked = await failingServer(engine, {
       env: { VALIDATE_RESPONSES: 'false' },
       overrides: { listProducts: brokenList },
     });
     try {
-      const owner = await createTenant(unchecked);
-      const response = await call(unchecked.baseUrl, 'GET', '/api/v1/products', { headers: owner.headers });
+      const { response, data } = await unchecked.api.GET('/api/v1/products');
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ success: true, data: { products: [] } });
+      expect(data).toEqual({ success: true, data: { products: [] } });
     } finally {
-      await unchecked.close();
+      await unchecked.server.close();
     }
   });
 });

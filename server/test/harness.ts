@@ -8,7 +8,7 @@ import pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
-import { type Engine, openStore } from '../src/db/database.ts';
+import { type Engine, openStore, type Store } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { Handlers } from '../src/resources/operation.ts';
 import { TEST_DATABASE_URL } from './engines.global-setup.ts';
@@ -38,6 +38,33 @@ export interface StartOptions {
 
 const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
+/** A new place for a store's data: a DATA_DIR, and for postgres a schema of its own in the test database. */
+export function newLocation(engine: Engine): TestServer['location'] {
+  return {
+    dataDir: mkdtempSync(path.join(tmpdir(), 'sf-test-')),
+    ...(engine === 'postgres'
+      ? { databaseUrl: TEST_DATABASE_URL, databaseSchema: `t_${randomBytes(6).toString('hex')}` }
+      : {}),
+  };
+}
+
+/** Closes a store and deletes the data of its location (its schema on postgres, its DATA_DIR). */
+async function discard(store: Store, location: TestServer['location']): Promise<void> {
+  if (location.databaseSchema) {
+    await sql.raw(`DROP SCHEMA IF EXISTS ${location.databaseSchema} CASCADE`).execute(store.db);
+  }
+  await store.close();
+  rmSync(location.dataDir, { recursive: true, force: true });
+}
+
+/** A migrated store of its own, for tests that drive repositories or handlers without HTTP. */
+export async function freshStore(engine: Engine): Promise<{ store: Store; close(): Promise<void> }> {
+  const location = newLocation(engine);
+  const store = openStore(location);
+  await migrate(store, location.databaseSchema);
+  return { store, close: () => discard(store, location) };
+}
+
 /** Builds the app exactly as start-up does and listens on a free port; each server gets its own data. */
 export async function startServer({
   engine,
@@ -46,12 +73,7 @@ export async function startServer({
   location,
   logger,
 }: StartOptions): Promise<TestServer> {
-  const where = location ?? {
-    dataDir: mkdtempSync(path.join(tmpdir(), 'sf-test-')),
-    ...(engine === 'postgres'
-      ? { databaseUrl: TEST_DATABASE_URL, databaseSchema: `t_${randomBytes(6).toString('hex')}` }
-      : {}),
-  };
+  const where = location ?? newLocation(engine);
   const config: Config = loadConfig({
     ADMIN_TOKEN,
     DATA_DIR: where.dataDir,
@@ -84,11 +106,8 @@ export async function startServer({
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker.stop(5000);
-      if (!keepData && where.databaseSchema) {
-        await sql.raw(`DROP SCHEMA IF EXISTS ${where.databaseSchema} CASCADE`).execute(store.db);
-      }
-      await store.close();
-      if (!keepData) rmSync(where.dataDir, { recursive: true, force: true });
+      if (keepData) await store.close();
+      else await discard(store, where);
     },
   };
 }

@@ -1,20 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../src/db/database.ts';
-import { migrate } from '../src/db/migrate.ts';
+import type { Store } from '../src/db/database.ts';
 import { ApiError } from '../src/errors.ts';
 import { REPLAY_WINDOW_MS, runIdempotently, type StoredReply } from '../src/http/idempotency.ts';
 import { idempotencyRepository } from '../src/http/idempotency-store.ts';
-import { engines, TEST_DATABASE_URL } from './harness.ts';
+import { engines, freshStore } from './harness.ts';
 
 describe.each(engines)('idempotency keys on %s', (engine) => {
   let store: Store;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-idem-'));
-  const schema = `t_${randomBytes(6).toString('hex')}`;
   let clock = Date.parse('2026-11-20T12:00:00.000Z');
   const now = () => clock;
   let executions = 0;
@@ -29,17 +21,12 @@ describe.each(engines)('idempotency keys on %s', (engine) => {
     body,
   });
 
+  let close: () => Promise<void>;
+
   beforeAll(async () => {
-    store = openStore(
-      engine === 'postgres' ? { databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, dataDir } : { dataDir },
-    );
-    await migrate(store, engine === 'postgres' ? schema : undefined);
+    ({ store, close } = await freshStore(engine));
   });
-  afterAll(async () => {
-    if (engine === 'postgres') await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(store.db);
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
   /** As a write runs it: the claim, the change and the stored reply in one transaction. */
   const run = (given: ReturnType<typeof scope>, work: () => Promise<StoredReply> = execute) =>

@@ -1,15 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { sql } from 'kysely';
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
+import { afterAll, beforeAll, describe } from 'vitest';
 import type { OperationId } from '../src/contract.ts';
-import { type Engine, openStore } from '../src/db/database.ts';
-import { migrate } from '../src/db/migrate.ts';
+import type { Engine } from '../src/db/database.ts';
 import { createRepositories } from '../src/resources/index.ts';
 import type { Deps, Input } from '../src/resources/operation.ts';
-import { TEST_DATABASE_URL } from './harness.ts';
+import { engines, freshStore } from './harness.ts';
 
 export interface RecordedEvent {
   storeId: string;
@@ -29,10 +25,7 @@ export interface RecordingDeps {
  * see exactly which domain events it emits, with which payloads (webhook delivery is another group's concern).
  */
 export async function recordingDeps(engine: Engine): Promise<RecordingDeps> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-events-'));
-  const schema = engine === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  const store = openStore({ dataDir, ...(schema ? { databaseUrl: TEST_DATABASE_URL, databaseSchema: schema } : {}) });
-  await migrate(store, schema);
+  const { store, close } = await freshStore(engine);
   const events: RecordedEvent[] = [];
   return {
     deps: {
@@ -45,11 +38,7 @@ export async function recordingDeps(engine: Engine): Promise<RecordingDeps> {
       network: { allowPrivateNetworks: false },
     },
     events,
-    async close() {
-      if (schema) await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(store.db);
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 
@@ -58,4 +47,45 @@ const silent = pino({ level: 'silent' });
 /** The input a handler receives, with nothing but what the test gives. */
 export function input<Op extends OperationId>(given: Partial<Input<Op>>): Input<Op> {
   return { path: {}, query: {}, body: undefined, storeId: '', log: silent, ...given } as Input<Op>;
+}
+
+/** What a domain events suite works with: a store of its own, the recording handler dependencies, their events. */
+export interface EventsContext {
+  storeId: string;
+  readonly deps: Deps;
+  readonly events: RecordedEvent[];
+}
+
+/**
+ * Runs the suite once per engine (SERVER_TEST_ENGINES) on recording handler dependencies (see `recordingDeps`)
+ * and a store made for it.
+ */
+export function describeDomainEvents(title: string, suite: (context: EventsContext) => void): void {
+  describe.each(engines)(`${title} on %s`, (engine) => {
+    let recording: RecordingDeps | undefined;
+    const started = (): RecordingDeps => {
+      if (!recording) throw new Error('the recording dependencies are made before the suite runs');
+      return recording;
+    };
+    const context: EventsContext = {
+      storeId: randomUUID(),
+      get deps() {
+        return started().deps;
+      },
+      get events() {
+        return started().events;
+      },
+    };
+    beforeAll(async () => {
+      recording = await recordingDeps(engine);
+      await recording.deps.repositories.stores.createStore({
+        id: context.storeId,
+        name: 'Loja Eventos',
+        currency: 'BRL',
+        createdAt: new Date().toISOString(),
+      });
+    });
+    afterAll(() => recording?.close());
+    suite(context);
+  });
 }

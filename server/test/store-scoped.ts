@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { detailPaths } from './catalog.ts';
+import { detailPaths, UNKNOWN } from './catalog.ts';
 import type { Api, ErrorBody } from './fixture.ts';
 
 type Reply = { response: Response; error?: { error: ErrorBody['error'] | string } | undefined };
@@ -15,7 +15,50 @@ export interface StoreScopedOperations {
   list(api: Api, query: PageQuery): Promise<Reply & { data?: { data: { pagination: { total: number } } } }>;
 }
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+/** A by-id operation of a resource, called by a client on an id. */
+export type ById = (api: Api, id: string) => Promise<Reply>;
+
+/**
+ * 404 RESOURCE_NOT_FOUND from each operation for an unknown id, and the very same error for another store's record
+ * (`id`, which the store's own client then still reads).
+ */
+export async function expectNotFoundAlike(
+  operations: ById[],
+  read: ById,
+  { api, otherStore }: { api: Api; otherStore: Api },
+  id: string,
+): Promise<void> {
+  for (const operation of operations) {
+    const unknown = await operation(api, UNKNOWN);
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
+    const foreign = await operation(otherStore, id);
+    expect(foreign.response.status).toBe(404);
+    expect(foreign.error?.error).toEqual(unknown.error?.error);
+  }
+  expect((await read(api, id)).response.status).toBe(200);
+}
+
+/** Each reply is 403 AUTH_SCOPE_DENIED. */
+export function expectScopeDenied(replies: Reply[]): void {
+  for (const denied of replies) {
+    expect(denied.response.status).toBe(403);
+    expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+  }
+}
+
+/** A list refuses `limit` 0 and 101 and `page` 0 with 400, naming the parameter. */
+export async function expectPageBounds(list: (query: PageQuery) => Promise<Reply>): Promise<void> {
+  for (const [query, field] of [
+    [{ limit: 0 }, 'limit'],
+    [{ limit: 101 }, 'limit'],
+    [{ page: 0 }, 'page'],
+  ] as const) {
+    const response = await list(query);
+    expect(response.response.status).toBe(400);
+    expect(detailPaths(response.error)).toContain(field);
+  }
+}
 
 /**
  * What every store-scoped resource promises: 404 RESOURCE_NOT_FOUND alike for an unknown id and another store's,
@@ -30,33 +73,13 @@ export async function expectStoreScoped(
   const created = await operations.create(api);
   expect(created.response.status).toBe(201);
   const id = created.id ?? UNKNOWN;
-  for (const call of [operations.get, operations.update, operations.remove]) {
-    const unknown = await call(api, UNKNOWN);
-    expect(unknown.response.status).toBe(404);
-    expect(unknown.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
-    const foreign = await call(otherStore, id);
-    expect(foreign.response.status).toBe(404);
-    expect(foreign.error?.error).toEqual(unknown.error?.error);
-  }
-  expect((await operations.get(api, id)).response.status).toBe(200);
+  await expectNotFoundAlike([operations.get, operations.update, operations.remove], operations.get, clients, id);
   expect((await operations.list(otherStore, { limit: 5 })).data?.data.pagination.total).toBe(0);
-
-  for (const denied of [
+  expectScopeDenied([
     await operations.create(withoutScope),
     await operations.list(withoutScope, {}),
     await operations.get(withoutScope, id),
     await operations.remove(withoutScope, id),
-  ]) {
-    expect(denied.response.status).toBe(403);
-    expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
-  }
-  for (const [query, field] of [
-    [{ limit: 0 }, 'limit'],
-    [{ limit: 101 }, 'limit'],
-    [{ page: 0 }, 'page'],
-  ] as const) {
-    const response = await operations.list(api, query);
-    expect(response.response.status).toBe(400);
-    expect(detailPaths(response.error)).toContain(field);
-  }
+  ]);
+  await expectPageBounds((query) => operations.list(api, query));
 }

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import YAML from 'yaml';
+import type { components } from '../../generated/openapi.ts';
 import { CONTRACT_PATH } from '../src/contract.ts';
 import { WEBHOOKS_PER_STORE } from '../src/resources/webhooks/handlers.ts';
-import { call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
+import { detailsOf } from './catalog.ts';
+import { type Api, describeEngines, test, withoutDefaults } from './fixture.ts';
 
 /** The contract's named example, to compare whole error bodies with what it promises. */
 function contractExample(name: string): { value: { error: unknown; meta: { status: number } } } {
@@ -15,7 +17,15 @@ function contractExample(name: string): { value: { error: unknown; meta: { statu
   return example;
 }
 
-const hook = (url: string) => ({ name: 'ERP', url, events: ['ORDER_PAID'] });
+type WebhookCreate = components['schemas']['WebhookCreate'];
+const hook = (url: string) => withoutDefaults<WebhookCreate>({ name: 'ERP', url, events: ['ORDER_PAID'] });
+const at = (webhookId: string) => ({ params: { path: { webhookId } } });
+/** createWebhook; the new webhook's id (fails the test when not created). */
+const newWebhook = async (api: Api, url: string) => {
+  const created = await api.POST('/api/v1/webhooks', { body: hook(url) });
+  expect(created.response.status).toBe(201);
+  return created.data?.data.webhook.id ?? '';
+};
 
 /** Every form of issue 10's SSRF list, and the neighbours a guard is easily fooled by. */
 const refused: [string, string][] = [
@@ -35,26 +45,13 @@ const refused: [string, string][] = [
   ['userinfo', 'https://user:pass@hooks.example.com/hook'],
 ];
 
-describe.each(engines)('webhook SSRF guard and cap on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
-  const v1 = (method: string, path: string, body?: unknown, who: Tenant = tenant) =>
-    call(server.baseUrl, method, path, { headers: who.headers, ...(body !== undefined ? { body } : {}) });
-
-  beforeAll(async () => {
-    server = await startServer({ engine });
-    tenant = await createTenant(server);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  it.each(refused)(
+describeEngines('webhook SSRF guard and cap', () => {
+  test.for(refused)(
     'refuses a %s URL at create and at update with 400 naming url, and stores nothing',
-    async (_n, url) => {
-      const created = await v1('POST', '/api/v1/webhooks', hook(url));
-      expect(created.status).toBe(400);
-      expect(created.body).toEqual({
+    async ([, url], { api, otherStore }) => {
+      const created = await api.POST('/api/v1/webhooks', { body: hook(url) });
+      expect(created.response.status).toBe(400);
+      expect(created.error).toEqual({
         success: false,
         error: {
           message: 'Os dados enviados são inválidos.',
@@ -63,77 +60,64 @@ describe.each(engines)('webhook SSRF guard and cap on %s', (engine) => {
         },
         meta: { timestamp: expect.any(String), status: 400 },
       });
-      expect(JSON.stringify(created.body)).not.toContain('pass@');
+      expect(JSON.stringify(created.error)).not.toContain('pass@');
 
-      const fresh = await createTenant(server);
-      const accepted = await v1('POST', '/api/v1/webhooks', hook('https://hooks.example.com/ok'), fresh);
-      expect(accepted.status).toBe(201);
-      const id = accepted.body.data.webhook.id;
-      const updated = await v1('PATCH', `/api/v1/webhooks/${id}`, { url }, fresh);
-      expect(updated.status).toBe(400);
-      expect(updated.body.error.details).toEqual([
+      const id = await newWebhook(otherStore, 'https://hooks.example.com/ok');
+      const updated = await otherStore.PATCH('/api/v1/webhooks/{webhookId}', { ...at(id), body: { url } });
+      expect(updated.response.status).toBe(400);
+      expect(detailsOf(updated.error)).toEqual([
         { location: 'body', path: 'url', reason: expect.any(String), rule: 'webhook-url-public' },
       ]);
-      const read = await v1('GET', `/api/v1/webhooks/${id}`, undefined, fresh);
-      expect(read.body.data.webhook.url).toBe('https://hooks.example.com/ok');
-      expect((await v1('GET', '/api/v1/webhooks', undefined, fresh)).body.data.pagination.total).toBe(1);
+      const read = await otherStore.GET('/api/v1/webhooks/{webhookId}', at(id));
+      expect(read.data?.data.webhook.url).toBe('https://hooks.example.com/ok');
+      expect((await otherStore.GET('/api/v1/webhooks')).data?.data.pagination.total).toBe(1);
     },
   );
 
-  it('answers the loopback refusal exactly as the contract example WebhookUrlNotPublic', async () => {
-    const response = await v1('POST', '/api/v1/webhooks', hook('http://127.0.0.1/hook'));
+  test('createWebhook answers the loopback refusal exactly as the contract example WebhookUrlNotPublic', async ({
+    api,
+  }) => {
+    const { error } = await api.POST('/api/v1/webhooks', { body: hook('http://127.0.0.1/hook') });
     const { value } = contractExample('WebhookUrlNotPublic');
-    expect(response.body).toEqual({ ...value, meta: { ...value.meta, timestamp: expect.any(String) } });
+    expect(error).toEqual({ ...value, meta: { ...value.meta, timestamp: expect.any(String) } });
   });
 
-  it(`caps a store at ${WEBHOOKS_PER_STORE} webhooks with the contract's 409, and frees a place on delete`, async () => {
-    const shop = await createTenant(server);
+  test(`createWebhook caps a store at ${WEBHOOKS_PER_STORE} webhooks with the contract's 409, and deleteWebhook frees a place`, async ({
+    api,
+    otherStore,
+  }) => {
     const ids: string[] = [];
     for (let index = 0; index < WEBHOOKS_PER_STORE; index++) {
-      const created = await v1('POST', '/api/v1/webhooks', hook(`https://hooks.example.com/${index}`), shop);
-      expect(created.status).toBe(201);
-      ids.push(created.body.data.webhook.id);
+      ids.push(await newWebhook(api, `https://hooks.example.com/${index}`));
     }
-    const over = await v1('POST', '/api/v1/webhooks', hook('https://hooks.example.com/over'), shop);
-    expect(over.status).toBe(409);
+    const over = await api.POST('/api/v1/webhooks', { body: hook('https://hooks.example.com/over') });
+    expect(over.response.status).toBe(409);
     const { value } = contractExample('WebhookLimitReached');
-    expect(over.body).toEqual({ ...value, meta: { ...value.meta, timestamp: expect.any(String) } });
-    const listed = await v1('GET', '/api/v1/webhooks?limit=100', undefined, shop);
-    expect(listed.body.data.pagination.total).toBe(WEBHOOKS_PER_STORE);
+    expect(over.error).toEqual({ ...value, meta: { ...value.meta, timestamp: expect.any(String) } });
+    const listed = await api.GET('/api/v1/webhooks', { params: { query: { limit: 100 } } });
+    expect(listed.data?.data.pagination.total).toBe(WEBHOOKS_PER_STORE);
     // Another store is not affected by this one's cap.
-    expect((await v1('POST', '/api/v1/webhooks', hook('https://hooks.example.com/other'))).status).toBe(201);
-    expect((await v1('DELETE', `/api/v1/webhooks/${ids[0]}`, undefined, shop)).status).toBe(204);
-    expect((await v1('POST', '/api/v1/webhooks', hook('https://hooks.example.com/again'), shop)).status).toBe(201);
+    await newWebhook(otherStore, 'https://hooks.example.com/other');
+    expect((await api.DELETE('/api/v1/webhooks/{webhookId}', at(ids[0] ?? ''))).response.status).toBe(204);
+    await newWebhook(api, 'https://hooks.example.com/again');
   });
 });
 
-describe.each(engines)('WEBHOOK_ALLOW_PRIVATE_NETWORKS=true on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
-  beforeAll(async () => {
-    server = await startServer({ engine, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
-    tenant = await createTenant(server);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  it('accepts loopback and private URLs but still refuses a user and password', async () => {
-    for (const url of ['http://127.0.0.1:3001/hook', 'http://localhost:3001/hook', 'http://10.0.0.1/hook']) {
-      const created = await call(server.baseUrl, 'POST', '/api/v1/webhooks', {
-        headers: tenant.headers,
-        body: hook(url),
-      });
-      expect(created.status).toBe(201);
-      expect(created.body.data.webhook.url).toBe(url);
-    }
-    const withUser = await call(server.baseUrl, 'POST', '/api/v1/webhooks', {
-      headers: tenant.headers,
-      body: hook('http://user:pass@127.0.0.1:3001/hook'),
+describeEngines(
+  'WEBHOOK_ALLOW_PRIVATE_NETWORKS=true',
+  () => {
+    test('createWebhook accepts loopback and private URLs but still refuses a user and password', async ({ api }) => {
+      for (const url of ['http://127.0.0.1:3001/hook', 'http://localhost:3001/hook', 'http://10.0.0.1/hook']) {
+        const created = await api.POST('/api/v1/webhooks', { body: hook(url) });
+        expect(created.response.status).toBe(201);
+        expect(created.data?.data.webhook.url).toBe(url);
+      }
+      const withUser = await api.POST('/api/v1/webhooks', { body: hook('http://user:pass@127.0.0.1:3001/hook') });
+      expect(withUser.response.status).toBe(400);
+      expect(detailsOf(withUser.error)).toEqual([
+        { location: 'body', path: 'url', reason: 'a URL não pode conter usuário ou senha', rule: 'webhook-url-public' },
+      ]);
     });
-    expect(withUser.status).toBe(400);
-    expect(withUser.body.error.details).toEqual([
-      { location: 'body', path: 'url', reason: 'a URL não pode conter usuário ou senha', rule: 'webhook-url-public' },
-    ]);
-  });
-});
+  },
+  { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } },
+);

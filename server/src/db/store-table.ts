@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder,
 import type { components } from '../../../generated/openapi.ts';
 import { DuplicateRecord } from '../domain/duplicate-record.ts';
 import type { Database } from '../resources/index.ts';
-import type { ColumnCodec } from './column-codecs.ts';
+import { type ColumnCodec, flag } from './column-codecs.ts';
 import { compiledOnce } from './compiled-once.ts';
 import { isUniqueViolation } from './unique-violation.ts';
 
@@ -73,6 +73,31 @@ export function pageOf(request: PageRequest, total: number, defaultLimit = 20): 
  */
 export const containsPattern = (search: string): RawBuilder<string> =>
   sql<string>`${`%${search.toLowerCase().replace(/[!%_]/g, '!$&')}%`} ESCAPE '!'`;
+
+/**
+ * `rows` narrowed as a list's query asks: each column equal to its value (an undefined value narrows nothing; a
+ * boolean compares with the 0/1 of a flag column) and, given a search text, any of the `searchIn` columns
+ * containing it, case-insensitively.
+ */
+export function filtered<T extends StoreTableName>(
+  rows: SelectQueryBuilder<Database, T, object>,
+  equal: Partial<Record<keyof Row<T> & string, string | number | boolean | undefined>>,
+  search: { text?: string | undefined; searchIn?: readonly (keyof Row<T> & string)[] } = {},
+): SelectQueryBuilder<Database, T, object> {
+  let narrowed = rows;
+  for (const [column, value] of Object.entries(equal)) {
+    if (value === undefined) continue;
+    narrowed = narrowed.where(sql.ref(column), '=', typeof value === 'boolean' ? flag.toColumn(value) : value);
+  }
+  const { text, searchIn = [] } = search;
+  if (text) {
+    const pattern = containsPattern(text);
+    narrowed = narrowed.where((eb) =>
+      eb.or(searchIn.map((column) => eb(sql`lower(${sql.ref(column)})`, 'like', pattern))),
+    );
+  }
+  return narrowed;
+}
 
 /**
  * A list's order: `'desc'`/`'asc'` for newest first with ties by id in that direction (each list keeps its

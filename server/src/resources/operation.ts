@@ -3,6 +3,7 @@ import type { operations } from '../../../generated/openapi.ts';
 import type { OperationId } from '../contract.ts';
 import type { DomainEvents } from '../domain/events.ts';
 import type { NetworkPolicy } from '../domain/ssrf-guard.ts';
+import { notFound } from '../errors.ts';
 import type { Repositories } from './index.ts';
 
 type Operation<Op extends OperationId> = operations[Op];
@@ -47,4 +48,10 @@ export type Handlers = { [Op in OperationId]: Handler<Op> };
 /** `{ success: true, data }` — the documented success envelope. */
 export function ok<Data>(data: Data): { success: true; data: Data } {
   return { success: true, data };
+}
+
+/** A delete's answer: 204 when a record was deleted, 404 RESOURCE_NOT_FOUND when there was none. */
+export function deleted(done: boolean): { status: 204; body: undefined } {
+  if (!done) throw notFound();
+  return { status: 204, body: undefined };
 }

@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
+import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
-import { engines } from '../../../test/harness.ts';
-import { input, type RecordingDeps, recordingDeps } from '../../../test/recording-deps.ts';
+import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import { abandonedCartHandlers } from './handlers.ts';
 
 type AdminAbandonedCartCreate = components['schemas']['AdminAbandonedCartCreate'];
 type AbandonedCart = components['schemas']['AbandonedCart'];
 type ProductCreate = components['schemas']['ProductCreate'];
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-/** An error body whose details name `path`. */
-const naming = (path: string) => ({ error: { details: expect.arrayContaining([expect.objectContaining({ path })]) } });
 /** The documented list order: newest first; records created in the same millisecond come in id order. */
 const newestFirst = (records: AbandonedCart[]) =>
   [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id)).map((r) => r.id);
@@ -252,20 +249,8 @@ describeEngines('abandoned carts', () => {
   });
 });
 
-describe.each(engines)('abandoned cart domain events on %s', (engine) => {
-  let recording: RecordingDeps;
-  const storeId = randomUUID();
-
-  beforeAll(async () => {
-    recording = await recordingDeps(engine);
-    await recording.deps.repositories.stores.createStore({
-      id: storeId,
-      name: 'Loja Eventos',
-      currency: 'BRL',
-      createdAt: new Date().toISOString(),
-    });
-  });
-  afterAll(() => recording.close());
+describeDomainEvents('abandoned cart domain events', (recording) => {
+  const { storeId } = recording;
 
   test('createAbandonedCart emits CART_ABANDONED with the cart in its read shape', async () => {
     const productId = randomUUID();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { lineTotal } from '../../domain/pricing.ts';
-import { notFound } from '../../errors.ts';
+import { found } from '../../errors.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { productLines } from '../products/product-lines.ts';
 import type { AbandonedCart } from './repository.ts';
@@ -19,15 +19,13 @@ export const abandonedCartHandlers: Pick<
   },
 
   async getAbandonedCartById({ storeId, path }, { repositories }) {
-    const abandonedCart = await repositories.abandonedCarts.getAbandonedCartById(storeId, path.abandonedCartId);
-    if (!abandonedCart) throw notFound();
+    const abandonedCart = found(await repositories.abandonedCarts.getAbandonedCartById(storeId, path.abandonedCartId));
     return { status: 200, body: ok({ abandonedCart }) };
   },
 
   async createAbandonedCart({ path, body }, deps) {
     const { repositories, events } = deps;
-    const store = await repositories.stores.find(path.storeId.toLowerCase());
-    if (!store) throw notFound();
+    const store = found(await repositories.stores.find(path.storeId.toLowerCase()));
     const lines = await productLines(deps, store.id, body.items);
     const items = body.items.map((item, index) => {
       const line = lines[index];

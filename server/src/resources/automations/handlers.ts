@@ -9,10 +9,10 @@ import {
 } from '../../domain/automation-chain.ts';
 import { startAutomations } from '../../domain/automation-triggers.ts';
 import { now } from '../../domain/clock.ts';
-import { notFound } from '../../errors.ts';
+import { found } from '../../errors.ts';
 import { rejectRules, ruleError, ruleViolation } from '../../rules.ts';
 import type { Repositories } from '../index.ts';
-import { type Handlers, ok } from '../operation.ts';
+import { deleted, type Handlers, ok } from '../operation.ts';
 import { type AutomationRecord, automationOf } from './repository.ts';
 
 const templatesOf =
@@ -67,14 +67,12 @@ export const automationHandlers: Pick<
   },
 
   async getAutomationById({ storeId, path }, { repositories }) {
-    const automation = await repositories.automations.getAutomationById(storeId, path.automationId);
-    if (!automation) throw notFound();
+    const automation = found(await repositories.automations.getAutomationById(storeId, path.automationId));
     return { status: 200, body: ok({ automation: automationOf(automation) }) };
   },
 
   async updateAutomation({ storeId, path, body }, { repositories }) {
-    const current = await repositories.automations.getAutomationById(storeId, path.automationId);
-    if (!current) throw notFound();
+    const current = found(await repositories.automations.getAutomationById(storeId, path.automationId));
     const { steps, ...fields } = body;
     const updated: AutomationRecord = {
       ...current,
@@ -89,13 +87,11 @@ export const automationHandlers: Pick<
   },
 
   async deleteAutomation({ storeId, path }, { repositories }) {
-    if (!(await repositories.automations.deleteAutomation(storeId, path.automationId))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.automations.deleteAutomation(storeId, path.automationId));
   },
 
   async addAutomationStep({ storeId, path, body }, { repositories }) {
-    const current = await repositories.automations.getAutomationById(storeId, path.automationId);
-    if (!current) throw notFound();
+    const current = found(await repositories.automations.getAutomationById(storeId, path.automationId));
     const taken = new Set(current.steps.flatMap((step) => (step.id === undefined ? [] : [step.id])));
     const step: Step & { id: string } = { ...body.step, id: body.step.id ?? newStepId(taken) };
     const inserted = insertStep(current.steps, step, body.after);
@@ -120,8 +116,7 @@ export const automationHandlers: Pick<
   },
 
   async raiseStoreEvent({ path, body }, { repositories }) {
-    const store = await repositories.stores.find(path.storeId);
-    if (!store) throw notFound();
+    const store = found(await repositories.stores.find(path.storeId));
     const event = { id: randomUUID(), name: body.name, orderId: body.orderId ?? null, acceptedAt: now() };
     const automationRunIds = await startAutomations(repositories, store.id, event);
     return { status: 202, body: ok({ event: { ...event, automationRunIds } }) };

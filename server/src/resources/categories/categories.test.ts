@@ -1,8 +1,6 @@
 import { expect } from 'vitest';
-import { newCategory, newProduct } from '../../../test/catalog.ts';
+import { newCategory, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test } from '../../../test/fixture.ts';
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 const at = (categoryId: string) => ({ params: { path: { categoryId } } });
 

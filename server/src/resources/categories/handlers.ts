@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { slugify } from '../../domain/slug.ts';
-import { detail, duplicateAs, notFound, referenceNotFound } from '../../errors.ts';
-import { type Handlers, ok } from '../operation.ts';
+import { detail, duplicateAs, found, referenceNotFound } from '../../errors.ts';
+import { deleted, type Handlers, ok } from '../operation.ts';
 import type { CategoryRecord } from './repository.ts';
 
 const slugTaken = (category: CategoryRecord) => ['name', `slug já utilizado: ${category.slug}`] as const;
@@ -37,14 +37,12 @@ export const categoryHandlers: Pick<
   },
 
   async getCategoryById({ storeId, path }, { repositories }) {
-    const category = await repositories.categories.getCategoryById(storeId, path.categoryId);
-    if (!category) throw notFound();
+    const category = found(await repositories.categories.getCategoryById(storeId, path.categoryId));
     return { status: 200, body: ok({ category }) };
   },
 
   async updateCategory({ storeId, path, body }, { repositories }) {
-    const current = await repositories.categories.getCategoryById(storeId, path.categoryId);
-    if (!current) throw notFound();
+    const current = found(await repositories.categories.getCategoryById(storeId, path.categoryId));
     const { productCount, ...fields } = current;
     const updated: CategoryRecord = {
       ...fields,
@@ -57,13 +55,11 @@ export const categoryHandlers: Pick<
   },
 
   async deleteCategory({ storeId, path }, { repositories }) {
-    if (!(await repositories.categories.deleteCategory(storeId, path.categoryId))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.categories.deleteCategory(storeId, path.categoryId));
   },
 
   async assignCategoryProducts({ storeId, path, body }, { repositories }) {
-    const category = await repositories.categories.getCategoryById(storeId, path.categoryId);
-    if (!category) throw notFound();
+    const category = found(await repositories.categories.getCategoryById(storeId, path.categoryId));
     const known = await repositories.products.existingProductIds(storeId, body.productIds);
     const unknown = body.productIds
       .map((id, index) => ({ id, index }))

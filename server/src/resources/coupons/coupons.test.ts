@@ -1,15 +1,14 @@
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
+import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import { type ById, expectNotFoundAlike, expectPageBounds, expectScopeDenied } from '../../../test/store-scoped.ts';
 
 type CouponCreate = components['schemas']['CouponCreate'];
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 /** A create body leaving `status` to its default. */
 const couponOf = (code: string, discountType: CouponCreate['discountType'], discountAmount: number) =>
   withoutDefaults<CouponCreate>({ code, discountType, discountAmount });
-/** An error body whose details name `path`. */
-const naming = (path: string) => ({ error: { details: expect.arrayContaining([expect.objectContaining({ path })]) } });
 
 describeEngines('coupons', () => {
   test('createCoupon fills the defaults; getCouponById reads it back; updateCoupon retires it; listCoupons filters', async ({
@@ -174,38 +173,18 @@ describeEngines('coupons', () => {
     const created = await api.POST('/api/v1/coupons', { body });
     expect(created.response.status).toBe(201);
     const known = { couponId: created.data?.data.coupon.id ?? UNKNOWN };
-    const calls = [
-      (client: typeof api, path: typeof known) => client.GET('/api/v1/coupons/{couponId}', { params: { path } }),
-      (client: typeof api, path: typeof known) =>
-        client.PATCH('/api/v1/coupons/{couponId}', { params: { path }, body: { status: 'INACTIVE' } }),
-    ];
-    for (const operation of calls) {
-      const missing = await operation(api, { couponId: UNKNOWN });
-      expect(missing.response.status).toBe(404);
-      expect(missing.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
-      const foreign = await operation(otherStore, known);
-      expect(foreign.response.status).toBe(404);
-      expect(foreign.error?.error).toEqual(missing.error?.error);
-    }
-    expect((await api.GET('/api/v1/coupons/{couponId}', { params: { path: known } })).response.status).toBe(200);
+    const read: ById = (client, couponId) =>
+      client.GET('/api/v1/coupons/{couponId}', { params: { path: { couponId } } });
+    const update: ById = (client, couponId) =>
+      client.PATCH('/api/v1/coupons/{couponId}', { params: { path: { couponId } }, body: { status: 'INACTIVE' } });
+    await expectNotFoundAlike([read, update], read, { api, otherStore }, known.couponId);
 
     const productsOnly = await withScopes(['products:read']);
-    for (const denied of [
+    expectScopeDenied([
       await productsOnly.GET('/api/v1/coupons'),
       await productsOnly.POST('/api/v1/coupons', { body }),
-      await productsOnly.GET('/api/v1/coupons/{couponId}', { params: { path: known } }),
-    ]) {
-      expect(denied.response.status).toBe(403);
-      expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
-    }
-    for (const [name, query] of [
-      ['limit', { limit: 0 }],
-      ['limit', { limit: 101 }],
-      ['page', { page: 0 }],
-    ] as const) {
-      const { response, error } = await api.GET('/api/v1/coupons', { params: { query } });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject(naming(name));
-    }
+      await read(productsOnly, known.couponId),
+    ]);
+    await expectPageBounds((query) => api.GET('/api/v1/coupons', { params: { query } }));
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules.ts';
-import { duplicateAs, notFound } from '../../errors.ts';
+import { duplicateAs, found } from '../../errors.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { Coupon } from './repository.ts';
 
@@ -45,14 +45,12 @@ export const couponHandlers: Pick<Handlers, 'listCoupons' | 'createCoupon' | 'ge
   },
 
   async getCouponById({ storeId, path }, { repositories }) {
-    const coupon = await repositories.coupons.getCouponById(storeId, path.couponId);
-    if (!coupon) throw notFound();
+    const coupon = found(await repositories.coupons.getCouponById(storeId, path.couponId));
     return { status: 200, body: ok({ coupon }) };
   },
 
   async updateCoupon({ storeId, path, body }, { repositories }) {
-    const current = await repositories.coupons.getCouponById(storeId, path.couponId);
-    if (!current) throw notFound();
+    const current = found(await repositories.coupons.getCouponById(storeId, path.couponId));
     const coupon: Coupon = { ...current, ...body, updatedAt: now() };
     checkCouponRules(coupon);
     await duplicateAs(repositories.coupons.updateCoupon(coupon), ...codeTaken(coupon));

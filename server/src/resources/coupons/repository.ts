@@ -1,7 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { money, nullableMoney } from '../../db/column-codecs.ts';
-import { containsPattern, storeTable } from '../../db/store-table.ts';
+import { filtered, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
 export type Coupon = components['schemas']['Coupon'];
@@ -20,12 +20,7 @@ export function couponsRepository(db: Kysely<Database>) {
       coupons.page(
         storeId,
         query,
-        (rows) => {
-          let filtered = rows;
-          if (query.status) filtered = filtered.where('status', '=', query.status);
-          if (query.search) filtered = filtered.where(sql`lower(code)`, 'like', containsPattern(query.search));
-          return filtered;
-        },
+        (rows) => filtered(rows, { status: query.status }, { text: query.search, searchIn: ['code'] }),
         'asc',
       ),
 

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
+import { UNKNOWN } from '../../../test/catalog.ts';
 import { clientOf, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { openStore } from '../../db/database.ts';
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describeEngines('credentials', () => {
   test('createApiKey shows a key once, in the documented form, and stores only its sha256 hash', async ({

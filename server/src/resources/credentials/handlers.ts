@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { allScopes } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
 import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, newSecret } from '../../domain/secrets.ts';
-import { detail, notFound, referenceNotFound } from '../../errors.ts';
-import { type Handlers, ok } from '../operation.ts';
+import { detail, found, referenceNotFound } from '../../errors.ts';
+import { deleted, type Handlers, ok } from '../operation.ts';
 
 /** The keys the admin API issues: v1 API keys and external checkout keys, each shown once. */
 export const credentialHandlers: Pick<Handlers, 'createApiKey' | 'revokeApiKey' | 'createCheckoutKey'> = {
@@ -31,13 +31,11 @@ export const credentialHandlers: Pick<Handlers, 'createApiKey' | 'revokeApiKey' 
   },
 
   async revokeApiKey({ path }, { repositories }) {
-    if (!(await repositories.credentials.revokeApiKey(path.apiKeyId, now()))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.credentials.revokeApiKey(path.apiKeyId, now()));
   },
 
   async createCheckoutKey({ path }, { repositories }) {
-    const store = await repositories.stores.find(path.storeId);
-    if (!store) throw notFound();
+    const store = found(await repositories.stores.find(path.storeId));
     const key = newSecret(CHECKOUT_KEY_PREFIX);
     const checkoutKey = { id: randomUUID(), storeId: store.id, createdAt: now() };
     await repositories.credentials.createCheckoutKey({ ...checkoutKey, keyHash: hashSecret(key) });

@@ -1,15 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
+import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
-import { createTenant, engines } from '../../../test/harness.ts';
-import { input, type RecordingDeps, recordingDeps } from '../../../test/recording-deps.ts';
+import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import { customerHandlers } from './handlers.ts';
 
 type CustomerCreate = components['schemas']['CustomerCreate'];
 type AdminOrderCreate = components['schemas']['AdminOrderCreate'];
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 let serial = 0;
 /** A CPF-shaped number (11 digits) not used before in this run. */
@@ -26,9 +23,6 @@ const maria = () =>
     documentType: 'CPF',
     documentNumber: cpf(),
   }) satisfies CustomerCreate;
-
-/** An error body whose details name `path`. */
-const naming = (path: string) => ({ error: { details: expect.arrayContaining([expect.objectContaining({ path })]) } });
 
 /** createOrder through the admin API for the given store; the order it answers. */
 async function orderOf(admin: AdminApi, storeId: string, body: AdminOrderCreate) {
@@ -190,9 +184,8 @@ describeEngines('customers', () => {
     api,
     admin,
     tenant,
-    server,
+    otherTenant,
   }) => {
-    const other = await createTenant(server);
     const buyer = maria();
     const first = await orderOf(admin, tenant.storeId, { customer: buyer });
     const list = await api.GET('/api/v1/customers');
@@ -226,7 +219,7 @@ describeEngines('customers', () => {
     });
     await orderOf(admin, tenant.storeId, { customer: { ...buyer, documentNumber: cpf() } });
     expect((await api.GET('/api/v1/customers')).data?.data.pagination.total).toBe(2);
-    const elsewhere = await orderOf(admin, other.storeId, { customer: buyer });
+    const elsewhere = await orderOf(admin, otherTenant.storeId, { customer: buyer });
     expect(elsewhere.customer.documentNumber).toBe(buyer.documentNumber);
     const again = await api.GET('/api/v1/customers/{customerId}', customerPath(customer?.id));
     expect(again.data?.data.customer.ordersCount).toBe(2);
@@ -336,20 +329,8 @@ describeEngines('customers', () => {
   });
 });
 
-describe.each(engines)('customer domain events on %s', (engine) => {
-  let recording: RecordingDeps;
-  const storeId = randomUUID();
-
-  beforeAll(async () => {
-    recording = await recordingDeps(engine);
-    await recording.deps.repositories.stores.createStore({
-      id: storeId,
-      name: 'Loja Eventos',
-      currency: 'BRL',
-      createdAt: new Date().toISOString(),
-    });
-  });
-  afterAll(() => recording.close());
+describeDomainEvents('customer domain events', (recording) => {
+  const { storeId } = recording;
 
   test('createCustomer emits CUSTOMER_CREATED with the customer read shape; updateCustomer and deleteCustomer emit nothing', async () => {
     const reply = await customerHandlers.createCustomer(

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { documentProblem } from '../../domain/contact.ts';
-import { duplicateAs, notFound } from '../../errors.ts';
+import { duplicateAs, found, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
-import { type Deps, type Handlers, ok } from '../operation.ts';
+import { type Deps, deleted, type Handlers, ok } from '../operation.ts';
 import type { Customer, CustomerRecord } from './repository.ts';
 
 /** The stored pair must still match after an update that sends only one of them (the schema checks a sent pair). */
@@ -51,14 +51,12 @@ export const customerHandlers: Pick<
   },
 
   async getCustomerById({ storeId, path }, deps) {
-    const record = await deps.repositories.customers.getCustomerById(storeId, path.customerId);
-    if (!record) throw notFound();
+    const record = found(await deps.repositories.customers.getCustomerById(storeId, path.customerId));
     return { status: 200, body: ok({ customer: await readShape(deps, record) }) };
   },
 
   async updateCustomer({ storeId, path, body }, deps) {
-    const current = await deps.repositories.customers.getCustomerById(storeId, path.customerId);
-    if (!current) throw notFound();
+    const current = found(await deps.repositories.customers.getCustomerById(storeId, path.customerId));
     const updated: CustomerRecord = { ...current, ...body, updatedAt: now() };
     checkDocument(updated);
     await duplicateAs(deps.repositories.customers.updateCustomer(updated), ...documentTaken(updated));
@@ -66,7 +64,6 @@ export const customerHandlers: Pick<
   },
 
   async deleteCustomer({ storeId, path }, { repositories }) {
-    if (!(await repositories.customers.deleteCustomer(storeId, path.customerId))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.customers.deleteCustomer(storeId, path.customerId));
   },
 };

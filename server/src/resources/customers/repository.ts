@@ -1,7 +1,7 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { money } from '../../db/column-codecs.ts';
-import { containsPattern, storeTable } from '../../db/store-table.ts';
+import { filtered, storeTable } from '../../db/store-table.ts';
 import { fromCents, toCents } from '../../domain/pricing.ts';
 import type { Database } from '../index.ts';
 
@@ -103,18 +103,12 @@ export function customersRepository(db: Kysely<Database>) {
       const { records, pagination } = await customers.page(
         storeId,
         query,
-        (rows) => {
-          let filtered = rows;
-          if (query.documentNumber) filtered = filtered.where('document_number', '=', query.documentNumber);
-          const { search } = query;
-          if (search) {
-            const pattern = containsPattern(search);
-            filtered = filtered.where((eb) =>
-              eb.or([eb(sql`lower(name)`, 'like', pattern), eb(sql`lower(email)`, 'like', pattern)]),
-            );
-          }
-          return filtered;
-        },
+        (rows) =>
+          filtered(
+            rows,
+            { document_number: query.documentNumber },
+            { text: query.search, searchIn: ['name', 'email'] },
+          ),
         'asc',
       );
       return { customers: await withStats(storeId, records), pagination };

@@ -1,10 +1,11 @@
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
+import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import { type ById, expectNotFoundAlike, expectPageBounds, expectScopeDenied } from '../../../test/store-scoped.ts';
 
 type DiscountRangeCreate = components['schemas']['DiscountRangeCreate'];
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 /** A CART_VALUE range leaving every defaulted field to its default; tiers sent in reverse order of value. */
 const cartValue = () =>
   withoutDefaults<DiscountRangeCreate>({
@@ -15,8 +16,6 @@ const cartValue = () =>
       { minValue: 100, maxValue: 199.99, discountType: 'FIXED', discountAmount: 15 },
     ],
   });
-/** An error body whose details name `path`. */
-const naming = (path: string) => ({ error: { details: expect.arrayContaining([expect.objectContaining({ path })]) } });
 const productOf = async (client: Api) =>
   (await client.POST('/api/v1/products', { body: malformed({ name: 'Caneca', type: 'DIGITAL', price: 40 }) })).data
     ?.data.product.id ?? UNKNOWN;
@@ -258,42 +257,23 @@ describeEngines('discount ranges', () => {
     const created = await api.POST('/api/v1/discount-ranges', { body });
     expect(created.response.status).toBe(201);
     const known = { discountRangeId: created.data?.data.discountRange.id ?? UNKNOWN };
-    const calls = [
-      (client: Api, path: typeof known) =>
-        client.GET('/api/v1/discount-ranges/{discountRangeId}', { params: { path } }),
-      (client: Api, path: typeof known) =>
-        client.PATCH('/api/v1/discount-ranges/{discountRangeId}', { params: { path }, body: { active: false } }),
-      (client: Api, path: typeof known) =>
-        client.DELETE('/api/v1/discount-ranges/{discountRangeId}', { params: { path } }),
-    ];
-    for (const operation of calls) {
-      const missing = await operation(api, { discountRangeId: UNKNOWN });
-      expect(missing.response.status).toBe(404);
-      expect(missing.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
-      const foreign = await operation(otherStore, known);
-      expect(foreign.response.status).toBe(404);
-      expect(foreign.error?.error).toEqual(missing.error?.error);
-    }
-    const read = await api.GET('/api/v1/discount-ranges/{discountRangeId}', { params: { path: known } });
-    expect(read.response.status).toBe(200);
+    const read: ById = (client, discountRangeId) =>
+      client.GET('/api/v1/discount-ranges/{discountRangeId}', { params: { path: { discountRangeId } } });
+    const update: ById = (client, discountRangeId) =>
+      client.PATCH('/api/v1/discount-ranges/{discountRangeId}', {
+        params: { path: { discountRangeId } },
+        body: { active: false },
+      });
+    const remove: ById = (client, discountRangeId) =>
+      client.DELETE('/api/v1/discount-ranges/{discountRangeId}', { params: { path: { discountRangeId } } });
+    await expectNotFoundAlike([read, update, remove], read, { api, otherStore }, known.discountRangeId);
 
     const productsOnly = await withScopes(['products:read']);
-    for (const denied of [
+    expectScopeDenied([
       await productsOnly.GET('/api/v1/discount-ranges'),
       await productsOnly.POST('/api/v1/discount-ranges', { body }),
-      await productsOnly.GET('/api/v1/discount-ranges/{discountRangeId}', { params: { path: known } }),
-    ]) {
-      expect(denied.response.status).toBe(403);
-      expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
-    }
-    for (const [name, query] of [
-      ['limit', { limit: 0 }],
-      ['limit', { limit: 101 }],
-      ['page', { page: 0 }],
-    ] as const) {
-      const { response, error } = await api.GET('/api/v1/discount-ranges', { params: { query } });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject(naming(name));
-    }
+      await read(productsOnly, known.discountRangeId),
+    ]);
+    await expectPageBounds((query) => api.GET('/api/v1/discount-ranges', { params: { query } }));
   });
 });

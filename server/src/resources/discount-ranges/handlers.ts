@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
 import { requireWindow } from '../../domain/offer-rules.ts';
-import { notFound } from '../../errors.ts';
+import { found } from '../../errors.ts';
 import { type RuleIssue, rejectRules, ruleViolation } from '../../rules.ts';
-import { type Handlers, ok } from '../operation.ts';
+import { deleted, type Handlers, ok } from '../operation.ts';
 import { referencesAt, requireReferences } from '../products/catalog-references.ts';
 import type { DiscountRange, DiscountRangeTier } from './repository.ts';
 
@@ -184,14 +184,12 @@ export const discountRangeHandlers: Pick<
   },
 
   async getDiscountRangeById({ storeId, path }, { repositories }) {
-    const discountRange = await repositories.discountRanges.getDiscountRangeById(storeId, path.discountRangeId);
-    if (!discountRange) throw notFound();
+    const discountRange = found(await repositories.discountRanges.getDiscountRangeById(storeId, path.discountRangeId));
     return { status: 200, body: ok({ discountRange }) };
   },
 
   async updateDiscountRange({ storeId, path, body }, { repositories }) {
-    const current = await repositories.discountRanges.getDiscountRangeById(storeId, path.discountRangeId);
-    if (!current) throw notFound();
+    const current = found(await repositories.discountRanges.getDiscountRangeById(storeId, path.discountRangeId));
     const tiers = body.tiers ? sentTiersOf(body.tiers) : { sent: current.tiers, ordered: current.tiers };
     const draft: DiscountRange = { ...current, ...body, tiers: tiers.ordered, updatedAt: now() };
     const discountRange = checkRangeRules(draft, body, tiers.sent);
@@ -201,7 +199,6 @@ export const discountRangeHandlers: Pick<
   },
 
   async deleteDiscountRange({ storeId, path }, { repositories }) {
-    if (!(await repositories.discountRanges.deleteDiscountRange(storeId, path.discountRangeId))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.discountRanges.deleteDiscountRange(storeId, path.discountRangeId));
   },
 };

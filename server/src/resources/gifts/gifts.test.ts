@@ -1,12 +1,11 @@
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
-import { detailPaths, newProduct } from '../../../test/catalog.ts';
+import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
 
 type GiftCreate = components['schemas']['GiftCreate'];
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const at = (giftId: string) => ({ params: { path: { giftId } } });
 
 describeEngines('gifts', () => {

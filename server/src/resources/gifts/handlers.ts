@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { requireWindow } from '../../domain/offer-rules.ts';
-import { notFound } from '../../errors.ts';
-import { type Handlers, ok } from '../operation.ts';
+import { found } from '../../errors.ts';
+import { deleted, type Handlers, ok } from '../operation.ts';
 import { requireReferences } from '../products/catalog-references.ts';
 import type { Gift } from './repository.ts';
 
@@ -29,14 +29,12 @@ export const giftHandlers: Pick<Handlers, 'listGifts' | 'createGift' | 'getGiftB
   },
 
   async getGiftById({ storeId, path }, { repositories }) {
-    const gift = await repositories.gifts.getGiftById(storeId, path.giftId);
-    if (!gift) throw notFound();
+    const gift = found(await repositories.gifts.getGiftById(storeId, path.giftId));
     return { status: 200, body: ok({ gift }) };
   },
 
   async updateGift({ storeId, path, body }, { repositories }) {
-    const current = await repositories.gifts.getGiftById(storeId, path.giftId);
-    if (!current) throw notFound();
+    const current = found(await repositories.gifts.getGiftById(storeId, path.giftId));
     const gift: Gift = { ...current, ...body, updatedAt: now() };
     requireWindow(gift.startsAt, gift.endsAt, 'endsAt', 'startsAt');
     if (body.productId) await requireReferences(repositories, storeId, [{ path: 'productId', id: body.productId }]);
@@ -45,7 +43,6 @@ export const giftHandlers: Pick<Handlers, 'listGifts' | 'createGift' | 'getGiftB
   },
 
   async deleteGift({ storeId, path }, { repositories }) {
-    if (!(await repositories.gifts.deleteGift(storeId, path.giftId))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.gifts.deleteGift(storeId, path.giftId));
   },
 };

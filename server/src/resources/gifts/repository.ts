@@ -1,7 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, money } from '../../db/column-codecs.ts';
-import { containsPattern, storeTable } from '../../db/store-table.ts';
+import { filtered, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
 export type Gift = components['schemas']['Gift'];
@@ -18,12 +18,7 @@ export function giftsRepository(db: Kysely<Database>) {
       const { records, pagination } = await gifts.page(
         storeId,
         query,
-        (rows) => {
-          let filtered = rows;
-          if (query.active !== undefined) filtered = filtered.where('active', '=', flag.toColumn(query.active));
-          if (query.search) filtered = filtered.where(sql`lower(name)`, 'like', containsPattern(query.search));
-          return filtered;
-        },
+        (rows) => filtered(rows, { active: query.active }, { text: query.search, searchIn: ['name'] }),
         'asc',
       );
       return { gifts: records, pagination };

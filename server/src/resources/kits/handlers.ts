@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
-import { notFound } from '../../errors.ts';
-import { type Handlers, ok } from '../operation.ts';
+import { found } from '../../errors.ts';
+import { deleted, type Handlers, ok } from '../operation.ts';
 import { requireReferences } from '../products/catalog-references.ts';
 import type { Kit } from './repository.ts';
 
@@ -22,14 +22,12 @@ export const kitHandlers: Pick<Handlers, 'listKits' | 'createKit' | 'getKitById'
   },
 
   async getKitById({ storeId, path }, { repositories }) {
-    const kit = await repositories.kits.getKitById(storeId, path.kitId);
-    if (!kit) throw notFound();
+    const kit = found(await repositories.kits.getKitById(storeId, path.kitId));
     return { status: 200, body: ok({ kit }) };
   },
 
   async updateKit({ storeId, path, body }, { repositories }) {
-    const current = await repositories.kits.getKitById(storeId, path.kitId);
-    if (!current) throw notFound();
+    const current = found(await repositories.kits.getKitById(storeId, path.kitId));
     if (body.items) await requireReferences(repositories, storeId, itemReferences(body.items));
     const kit: Kit = { ...current, ...body, updatedAt: now() };
     await repositories.kits.updateKit(kit);
@@ -37,7 +35,6 @@ export const kitHandlers: Pick<Handlers, 'listKits' | 'createKit' | 'getKitById'
   },
 
   async deleteKit({ storeId, path }, { repositories }) {
-    if (!(await repositories.kits.deleteKit(storeId, path.kitId))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.kits.deleteKit(storeId, path.kitId));
   },
 };

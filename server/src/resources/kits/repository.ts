@@ -1,7 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { json, money } from '../../db/column-codecs.ts';
-import { containsPattern, storeTable } from '../../db/store-table.ts';
+import { filtered, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
 export type Kit = components['schemas']['Kit'];
@@ -18,12 +18,7 @@ export function kitsRepository(db: Kysely<Database>) {
       const { records, pagination } = await kits.page(
         storeId,
         query,
-        (rows) => {
-          let filtered = rows;
-          if (query.status) filtered = filtered.where('status', '=', query.status);
-          if (query.search) filtered = filtered.where(sql`lower(name)`, 'like', containsPattern(query.search));
-          return filtered;
-        },
+        (rows) => filtered(rows, { status: query.status }, { text: query.search, searchIn: ['name'] }),
         'asc',
       );
       return { kits: records, pagination };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
-import { notFound } from '../../errors.ts';
+import { found } from '../../errors.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { Lead } from './repository.ts';
 
@@ -11,14 +11,12 @@ export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createL
   },
 
   async getLeadById({ storeId, path }, { repositories }) {
-    const lead = await repositories.leads.getLeadById(storeId, path.leadId);
-    if (!lead) throw notFound();
+    const lead = found(await repositories.leads.getLeadById(storeId, path.leadId));
     return { status: 200, body: ok({ lead }) };
   },
 
   async createLead({ path, body }, { repositories, events }) {
-    const store = await repositories.stores.find(path.storeId.toLowerCase());
-    if (!store) throw notFound();
+    const store = found(await repositories.stores.find(path.storeId.toLowerCase()));
     const at = now();
     const lead: Lead = {
       id: randomUUID(),

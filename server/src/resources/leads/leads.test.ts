@@ -1,17 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
+import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, describeEngines, malformed, test } from '../../../test/fixture.ts';
-import { engines } from '../../../test/harness.ts';
-import { input, type RecordingDeps, recordingDeps } from '../../../test/recording-deps.ts';
+import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import { leadHandlers } from './handlers.ts';
 
 type AdminLeadCreate = components['schemas']['AdminLeadCreate'];
 type Lead = components['schemas']['Lead'];
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-/** An error body whose details name `path`. */
-const naming = (path: string) => ({ error: { details: expect.arrayContaining([expect.objectContaining({ path })]) } });
 /** The documented list order: newest first; records created in the same millisecond come in id order. */
 const newestFirst = (records: Lead[]) =>
   [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id)).map((r) => r.id);
@@ -166,20 +162,8 @@ describeEngines('leads', () => {
   });
 });
 
-describe.each(engines)('lead domain events on %s', (engine) => {
-  let recording: RecordingDeps;
-  const storeId = randomUUID();
-
-  beforeAll(async () => {
-    recording = await recordingDeps(engine);
-    await recording.deps.repositories.stores.createStore({
-      id: storeId,
-      name: 'Loja Eventos',
-      currency: 'BRL',
-      createdAt: new Date().toISOString(),
-    });
-  });
-  afterAll(() => recording.close());
+describeDomainEvents('lead domain events', (recording) => {
+  const { storeId } = recording;
 
   test('createLead emits LEAD_CREATED with the lead in its read shape', async () => {
     const lead = (

@@ -1,7 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { json } from '../../db/column-codecs.ts';
-import { containsPattern, storeTable } from '../../db/store-table.ts';
+import { filtered, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
 export type Lead = components['schemas']['Lead'];
@@ -16,18 +16,7 @@ export function leadsRepository(db: Kysely<Database>) {
       leads.page(
         storeId,
         query,
-        (rows) => {
-          let filtered = rows;
-          if (query.source) filtered = filtered.where('source', '=', query.source);
-          const { search } = query;
-          if (search) {
-            const pattern = containsPattern(search);
-            filtered = filtered.where((eb) =>
-              eb.or([eb(sql`lower(name)`, 'like', pattern), eb(sql`lower(email)`, 'like', pattern)]),
-            );
-          }
-          return filtered;
-        },
+        (rows) => filtered(rows, { source: query.source }, { text: query.search, searchIn: ['name', 'email'] }),
         'asc',
       ),
   };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
-import { notFound } from '../../errors.ts';
+import { found } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
-import { type Handlers, ok } from '../operation.ts';
+import { deleted, type Handlers, ok } from '../operation.ts';
 import type { Metatag } from './repository.ts';
 
 /** `ALL` means every page and is not combined with other pages. */
@@ -29,14 +29,12 @@ export const metatagHandlers: Pick<
   },
 
   async getMetatagById({ storeId, path }, { repositories }) {
-    const metatag = await repositories.metatags.getMetatagById(storeId, path.metatagId);
-    if (!metatag) throw notFound();
+    const metatag = found(await repositories.metatags.getMetatagById(storeId, path.metatagId));
     return { status: 200, body: ok({ metatag }) };
   },
 
   async updateMetatag({ storeId, path, body }, { repositories }) {
-    const current = await repositories.metatags.getMetatagById(storeId, path.metatagId);
-    if (!current) throw notFound();
+    const current = found(await repositories.metatags.getMetatagById(storeId, path.metatagId));
     if (body.pages) checkPages(body.pages);
     const metatag: Metatag = { ...current, ...body, updatedAt: now() };
     await repositories.metatags.updateMetatag(metatag);
@@ -44,7 +42,6 @@ export const metatagHandlers: Pick<
   },
 
   async deleteMetatag({ storeId, path }, { repositories }) {
-    if (!(await repositories.metatags.deleteMetatag(storeId, path.metatagId))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.metatags.deleteMetatag(storeId, path.metatagId));
   },
 };

@@ -1,11 +1,10 @@
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
-import { detailPaths } from '../../../test/catalog.ts';
+import { detailPaths, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 
 type MetatagCreate = components['schemas']['MetatagCreate'];
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const pixel = { name: 'Pixel Meta', content: '<script>fbq("init", "123")</script>', placement: 'HEAD' } as const;
 const metatagBody = (fields: Partial<MetatagCreate> = {}) => withoutDefaults<MetatagCreate>({ ...pixel, ...fields });
 const at = (metatagId: string) => ({ params: { path: { metatagId } } });

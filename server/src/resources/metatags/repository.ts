@@ -1,7 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, json } from '../../db/column-codecs.ts';
-import { containsPattern, storeTable } from '../../db/store-table.ts';
+import { filtered, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
 export type Metatag = components['schemas']['Metatag'];
@@ -15,13 +15,13 @@ export function metatagsRepository(db: Kysely<Database>) {
     updateMetatag: metatags.replace,
     deleteMetatag: metatags.delete,
     async listMetatags(storeId: string, query: ListMetatagsQuery) {
-      const { records, pagination } = await metatags.page(storeId, query, (rows) => {
-        let filtered = rows;
-        if (query.active !== undefined) filtered = filtered.where('active', '=', flag.toColumn(query.active));
-        if (query.placement) filtered = filtered.where('placement', '=', query.placement);
-        if (query.search) filtered = filtered.where(sql`lower(name)`, 'like', containsPattern(query.search));
-        return filtered;
-      });
+      const { records, pagination } = await metatags.page(storeId, query, (rows) =>
+        filtered(
+          rows,
+          { active: query.active, placement: query.placement },
+          { text: query.search, searchIn: ['name'] },
+        ),
+      );
       return { metatags: records, pagination };
     },
   };

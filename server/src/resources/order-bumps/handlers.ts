@@ -3,9 +3,9 @@ import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
 import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules.ts';
 import { discountedPrice } from '../../domain/pricing.ts';
-import { detail, notFound, referenceNotFound } from '../../errors.ts';
+import { detail, found, referenceNotFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
-import { type Deps, type Handlers, ok } from '../operation.ts';
+import { type Deps, deleted, type Handlers, ok } from '../operation.ts';
 import { referencesAt, requireReferences } from '../products/catalog-references.ts';
 import type { OrderBump } from './repository.ts';
 
@@ -107,14 +107,12 @@ export const orderBumpHandlers: Pick<
   },
 
   async getOrderBumpById({ storeId, path }, { repositories }) {
-    const orderBump = await repositories.orderBumps.getOrderBumpById(storeId, path.orderBumpId);
-    if (!orderBump) throw notFound();
+    const orderBump = found(await repositories.orderBumps.getOrderBumpById(storeId, path.orderBumpId));
     return { status: 200, body: ok({ orderBump }) };
   },
 
   async updateOrderBump({ storeId, path, body }, deps) {
-    const current = await deps.repositories.orderBumps.getOrderBumpById(storeId, path.orderBumpId);
-    if (!current) throw notFound();
+    const current = found(await deps.repositories.orderBumps.getOrderBumpById(storeId, path.orderBumpId));
     const productChanged = body.productId !== undefined && body.productId !== current.productId;
     const bump: OrderBump = {
       ...current,
@@ -134,7 +132,6 @@ export const orderBumpHandlers: Pick<
   },
 
   async deleteOrderBump({ storeId, path }, { repositories }) {
-    if (!(await repositories.orderBumps.deleteOrderBump(storeId, path.orderBumpId))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.orderBumps.deleteOrderBump(storeId, path.orderBumpId));
   },
 };

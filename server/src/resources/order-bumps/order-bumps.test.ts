@@ -1,12 +1,11 @@
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
-import { detailPaths, newCategory, newProduct } from '../../../test/catalog.ts';
+import { detailPaths, newCategory, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
 
 type OrderBumpCreate = components['schemas']['OrderBumpCreate'];
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const at = (orderBumpId: string) => ({ params: { path: { orderBumpId } } });
 
 /** A shirt with a cover image (29.9), an ebook without images (100), a category, and a valid bump body. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
-import { duplicateAs, notFound } from '../../errors.ts';
-import { type Handlers, ok } from '../operation.ts';
+import { duplicateAs, found } from '../../errors.ts';
+import { deleted, type Handlers, ok } from '../operation.ts';
 import type { PaymentDiscount } from './repository.ts';
 
 // The UNIQUE (store_id, payment_method) constraint decides, so concurrent creates for one method leave exactly one.
@@ -32,14 +32,14 @@ export const paymentDiscountHandlers: Pick<
   },
 
   async getPaymentDiscountById({ storeId, path }, { repositories }) {
-    const paymentDiscount = await repositories.paymentDiscounts.getPaymentDiscountById(storeId, path.paymentDiscountId);
-    if (!paymentDiscount) throw notFound();
+    const paymentDiscount = found(
+      await repositories.paymentDiscounts.getPaymentDiscountById(storeId, path.paymentDiscountId),
+    );
     return { status: 200, body: ok({ paymentDiscount }) };
   },
 
   async updatePaymentDiscount({ storeId, path, body }, { repositories }) {
-    const current = await repositories.paymentDiscounts.getPaymentDiscountById(storeId, path.paymentDiscountId);
-    if (!current) throw notFound();
+    const current = found(await repositories.paymentDiscounts.getPaymentDiscountById(storeId, path.paymentDiscountId));
     const paymentDiscount: PaymentDiscount = { ...current, ...body, updatedAt: now() };
     await duplicateAs(
       repositories.paymentDiscounts.updatePaymentDiscount(paymentDiscount),
@@ -49,7 +49,6 @@ export const paymentDiscountHandlers: Pick<
   },
 
   async deletePaymentDiscount({ storeId, path }, { repositories }) {
-    if (!(await repositories.paymentDiscounts.deletePaymentDiscount(storeId, path.paymentDiscountId))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.paymentDiscounts.deletePaymentDiscount(storeId, path.paymentDiscountId));
   },
 };

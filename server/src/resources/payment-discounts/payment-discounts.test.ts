@@ -1,15 +1,13 @@
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
+import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import { type ById, expectNotFoundAlike, expectPageBounds, expectScopeDenied } from '../../../test/store-scoped.ts';
 
 type PaymentDiscountCreate = components['schemas']['PaymentDiscountCreate'];
 /** A create body leaving `active` to its default. */
 const discountOf = (paymentMethod: PaymentDiscountCreate['paymentMethod'], percentage: number) =>
   withoutDefaults<PaymentDiscountCreate>({ paymentMethod, percentage });
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-/** An error body whose details name `path`. */
-const naming = (path: string) => ({ error: { details: expect.arrayContaining([expect.objectContaining({ path })]) } });
 
 describeEngines('payment discounts', () => {
   test('createPaymentDiscount makes one per method; getPaymentDiscountById, listPaymentDiscounts, updatePaymentDiscount and deletePaymentDiscount (freeing the method)', async ({
@@ -115,44 +113,23 @@ describeEngines('payment discounts', () => {
     const created = await api.POST('/api/v1/payment-discounts', { body });
     expect(created.response.status).toBe(201);
     const known = { paymentDiscountId: created.data?.data.paymentDiscount.id ?? UNKNOWN };
-    const unknown = { paymentDiscountId: UNKNOWN };
-    const calls = [
-      (client: typeof api, path: typeof known) =>
-        client.GET('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path } }),
-      (client: typeof api, path: typeof known) =>
-        client.PATCH('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path }, body: { active: false } }),
-      (client: typeof api, path: typeof known) =>
-        client.DELETE('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path } }),
-    ];
-    for (const operation of calls) {
-      const missing = await operation(api, unknown);
-      expect(missing.response.status).toBe(404);
-      expect(missing.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
-      const foreign = await operation(otherStore, known);
-      expect(foreign.response.status).toBe(404);
-      expect(foreign.error?.error).toEqual(missing.error?.error);
-    }
-    expect(
-      (await api.GET('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path: known } })).response.status,
-    ).toBe(200);
+    const read: ById = (client, paymentDiscountId) =>
+      client.GET('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path: { paymentDiscountId } } });
+    const update: ById = (client, paymentDiscountId) =>
+      client.PATCH('/api/v1/payment-discounts/{paymentDiscountId}', {
+        params: { path: { paymentDiscountId } },
+        body: { active: false },
+      });
+    const remove: ById = (client, paymentDiscountId) =>
+      client.DELETE('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path: { paymentDiscountId } } });
+    await expectNotFoundAlike([read, update, remove], read, { api, otherStore }, known.paymentDiscountId);
 
     const productsOnly = await withScopes(['products:read']);
-    for (const denied of [
+    expectScopeDenied([
       await productsOnly.GET('/api/v1/payment-discounts'),
       await productsOnly.POST('/api/v1/payment-discounts', { body }),
-      await productsOnly.GET('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path: known } }),
-    ]) {
-      expect(denied.response.status).toBe(403);
-      expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
-    }
-    for (const [name, query] of [
-      ['limit', { limit: 0 }],
-      ['limit', { limit: 101 }],
-      ['page', { page: 0 }],
-    ] as const) {
-      const { response, error } = await api.GET('/api/v1/payment-discounts', { params: { query } });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject(naming(name));
-    }
+      await read(productsOnly, known.paymentDiscountId),
+    ]);
+    await expectPageBounds((query) => api.GET('/api/v1/payment-discounts', { params: { query } }));
   });
 });

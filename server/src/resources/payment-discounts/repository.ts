@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, money } from '../../db/column-codecs.ts';
-import { storeTable } from '../../db/store-table.ts';
+import { filtered, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
 export type PaymentDiscount = components['schemas']['PaymentDiscount'];
@@ -21,12 +21,7 @@ export function paymentDiscountsRepository(db: Kysely<Database>) {
       discounts.page(
         storeId,
         query,
-        (rows) => {
-          let filtered = rows;
-          if (query.paymentMethod) filtered = filtered.where('payment_method', '=', query.paymentMethod);
-          if (query.active !== undefined) filtered = filtered.where('active', '=', flag.toColumn(query.active));
-          return filtered;
-        },
+        (rows) => filtered(rows, { payment_method: query.paymentMethod, active: query.active }),
         'asc',
       ),
   };

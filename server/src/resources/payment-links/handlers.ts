@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
 import { discountCents, fromCents, toCents } from '../../domain/pricing.ts';
-import { detail, type ErrorDetail, notFound, referenceNotFound } from '../../errors.ts';
+import { detail, type ErrorDetail, found, referenceNotFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import type { Coupon } from '../coupons/repository.ts';
 import { type Deps, type Handlers, ok } from '../operation.ts';
@@ -127,8 +127,7 @@ export const checkoutHandlers: Pick<Handlers, 'createPaymentLink' | 'getPaymentL
   },
 
   async getPaymentLinkById({ storeId, path }, { repositories }) {
-    const record = await repositories.paymentLinks.getPaymentLinkById(storeId, path.paymentLinkId);
-    if (!record) throw notFound();
+    const record = found(await repositories.paymentLinks.getPaymentLinkById(storeId, path.paymentLinkId));
     return { status: 200, body: ok({ paymentLink: linkOf(record) }) };
   },
 };

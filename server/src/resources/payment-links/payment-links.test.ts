@@ -1,19 +1,18 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { expect } from 'vitest';
 import type { components, paths } from '../../../../generated/openapi.ts';
+import { UNKNOWN } from '../../../test/catalog.ts';
 import {
   type Api,
   test as base,
-  clientOf,
   describeEngines,
   malformed,
+  type TestServer,
   withoutDefaults,
 } from '../../../test/fixture.ts';
-import { createTenant, type TestServer } from '../../../test/harness.ts';
 
 type PaymentLinkCreate = components['schemas']['PaymentLinkCreate'];
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 /** A link body leaving `expiresInMinutes` to its default. */
 const linkOf = (link: Omit<PaymentLinkCreate, 'expiresInMinutes'>) => withoutDefaults<PaymentLinkCreate>(link);
 
@@ -25,7 +24,7 @@ const checkoutClient = (server: TestServer, key: string): Client<paths> =>
  * The tenant's catalog and coupons, a checkout key for its store and one for another store (with a product and a
  * coupon of its own).
  */
-const test = base.extend('shop', async ({ server, api, admin, tenant }) => {
+const test = base.extend('shop', async ({ server, api, admin, tenant, otherTenant: other, otherStore: otherApi }) => {
   const issueKey = async (storeId: string) => {
     const { response, data } = await admin.POST('/admin/stores/{storeId}/checkout-keys', {
       params: { path: { storeId } },
@@ -36,8 +35,6 @@ const test = base.extend('shop', async ({ server, api, admin, tenant }) => {
   const productOf = async (client: Api, body: object) =>
     (await client.POST('/api/v1/products', { body: malformed({ type: 'DIGITAL', ...body }) })).data?.data.product.id ??
     UNKNOWN;
-  const other = await createTenant(server);
-  const otherApi = clientOf(server, other);
   const mug = await productOf(api, { name: 'Caneca', price: 19.9 });
   const shirt = await productOf(api, { name: 'Camiseta', price: 79.9, discountedPrice: 59.9 });
   const variant = (

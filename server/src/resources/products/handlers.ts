@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
 import { slugify } from '../../domain/slug.ts';
-import { duplicateAs, notFound } from '../../errors.ts';
+import { duplicateAs, found, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { type ProductRecord, productOf } from './repository.ts';
@@ -74,15 +74,13 @@ export const productHandlers: Pick<
   },
 
   async getProductById({ storeId, path }, { repositories }) {
-    const product = await repositories.products.getProductById(storeId, path.productId);
-    if (!product) throw notFound();
+    const product = found(await repositories.products.getProductById(storeId, path.productId));
     const variants = await repositories.products.productVariants(product.id);
     return { status: 200, body: ok({ product: { ...productOf(product), variants } }) };
   },
 
   async updateProduct({ storeId, path, body }, { repositories, events }) {
-    const current = await repositories.products.getProductById(storeId, path.productId);
-    if (!current) throw notFound();
+    const current = found(await repositories.products.getProductById(storeId, path.productId));
     const { stock, media, slug, ...fields } = body;
     const updated: ProductRecord = {
       ...current,

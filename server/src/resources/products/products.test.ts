@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
+import { UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 
 type ProductCreate = components['schemas']['ProductCreate'];
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const physical = withoutDefaults<ProductCreate>({
   name: 'Camiseta Básica Algodão',
   type: 'PHYSICAL',

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { SMS_MAX_LENGTH } from '../../domain/automation-chain.ts';
 import { now } from '../../domain/clock.ts';
-import { notFound } from '../../errors.ts';
+import { found } from '../../errors.ts';
 import { type RuleIssue, rejectRules, ruleViolation } from '../../rules.ts';
-import { type Handlers, ok } from '../operation.ts';
+import { deleted, type Handlers, ok } from '../operation.ts';
 import type { Template } from './repository.ts';
 
 type TemplateFields = Pick<Template, 'subject' | 'remetente_nome' | 'remetente_email' | 'body' | 'html' | 'message'>;
@@ -100,14 +100,12 @@ export const templateHandlers: Pick<
   },
 
   async getTemplateById({ storeId, path }, { repositories }) {
-    const template = await repositories.templates.getTemplateById(storeId, path.templateId);
-    if (!template) throw notFound();
+    const template = found(await repositories.templates.getTemplateById(storeId, path.templateId));
     return { status: 200, body: ok({ template }) };
   },
 
   async updateTemplate({ storeId, path, body }, { repositories }) {
-    const current = await repositories.templates.getTemplateById(storeId, path.templateId);
-    if (!current) throw notFound();
+    const current = found(await repositories.templates.getTemplateById(storeId, path.templateId));
     const fields = fieldsFor(current.channel, body, current);
     checkChannelRules(current.channel, fields);
     const template: Template = { ...current, name: body.name ?? current.name, ...fields, updatedAt: now() };
@@ -116,7 +114,6 @@ export const templateHandlers: Pick<
   },
 
   async deleteTemplate({ storeId, path }, { repositories }) {
-    if (!(await repositories.templates.deleteTemplate(storeId, path.templateId))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.templates.deleteTemplate(storeId, path.templateId));
   },
 };

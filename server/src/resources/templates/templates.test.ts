@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
+import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test } from '../../../test/fixture.ts';
 
 type TemplateCreate = components['schemas']['TemplateCreate'];
@@ -12,10 +13,6 @@ const emailTemplate = {
   remetente_email: 'contato@lojaexemplo.com.br',
   body: 'Olá {{customer.name}}, use o código {{order.pix_code}} para concluir a compra.',
 } satisfies TemplateCreate;
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-/** An error body whose details name `path`. */
-const naming = (path: string) => ({ error: { details: expect.arrayContaining([expect.objectContaining({ path })]) } });
 
 describeEngines('message templates', () => {
   test('createTemplate makes an email template (201) with html and message null; getTemplateById and listTemplates read it back', async ({

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { requirePercentAtMost100 } from '../../domain/offer-rules.ts';
-import { notFound } from '../../errors.ts';
-import { type Handlers, ok } from '../operation.ts';
+import { found } from '../../errors.ts';
+import { deleted, type Handlers, ok } from '../operation.ts';
 import { referencesAt, requireReferences } from '../products/catalog-references.ts';
 import type { Upsell } from './repository.ts';
 
@@ -27,14 +27,12 @@ export const upsellHandlers: Pick<
   },
 
   async getUpsellById({ storeId, path }, { repositories }) {
-    const upsell = await repositories.upsells.getUpsellById(storeId, path.upsellId);
-    if (!upsell) throw notFound();
+    const upsell = found(await repositories.upsells.getUpsellById(storeId, path.upsellId));
     return { status: 200, body: ok({ upsell }) };
   },
 
   async updateUpsell({ storeId, path, body }, { repositories }) {
-    const current = await repositories.upsells.getUpsellById(storeId, path.upsellId);
-    if (!current) throw notFound();
+    const current = found(await repositories.upsells.getUpsellById(storeId, path.upsellId));
     const upsell: Upsell = { ...current, ...body, updatedAt: now() };
     requirePercentAtMost100(upsell.discountType, upsell.discountAmount, 'discountAmount');
     await requireReferences(repositories, storeId, [
@@ -46,7 +44,6 @@ export const upsellHandlers: Pick<
   },
 
   async deleteUpsell({ storeId, path }, { repositories }) {
-    if (!(await repositories.upsells.deleteUpsell(storeId, path.upsellId))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.upsells.deleteUpsell(storeId, path.upsellId));
   },
 };

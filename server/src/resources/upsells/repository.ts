@@ -1,7 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, json, money } from '../../db/column-codecs.ts';
-import { containsPattern, storeTable } from '../../db/store-table.ts';
+import { filtered, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
 export type Upsell = components['schemas']['Upsell'];
@@ -20,21 +20,10 @@ export function upsellsRepository(db: Kysely<Database>) {
     deleteUpsell: upsells.delete,
     /** `search` matches the name or the title. */
     async listUpsells(storeId: string, query: ListUpsellsQuery) {
-      const { search } = query;
       const { records, pagination } = await upsells.page(
         storeId,
         query,
-        (rows) => {
-          let filtered = rows;
-          if (query.active !== undefined) filtered = filtered.where('active', '=', flag.toColumn(query.active));
-          if (search) {
-            const pattern = containsPattern(search);
-            filtered = filtered.where((eb) =>
-              eb.or([eb(sql`lower(name)`, 'like', pattern), eb(sql`lower(title)`, 'like', pattern)]),
-            );
-          }
-          return filtered;
-        },
+        (rows) => filtered(rows, { active: query.active }, { text: query.search, searchIn: ['name', 'title'] }),
         'asc',
       );
       return { upsells: records, pagination };

@@ -1,12 +1,11 @@
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
-import { detailPaths, newProduct } from '../../../test/catalog.ts';
+import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, test, withoutDefaults } from '../../../test/fixture.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
 
 type UpsellCreate = components['schemas']['UpsellCreate'];
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const at = (upsellId: string) => ({ params: { path: { upsellId } } });
 
 describeEngines('upsells', () => {

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
-import { notFound } from '../../errors.ts';
+import { found } from '../../errors.ts';
 import { type Handlers, ok } from '../operation.ts';
 
 /** The admin API adds variants to any store's product; the product's own store keeps them. */
 export const variantHandlers: Pick<Handlers, 'createVariant'> = {
   async createVariant({ path, body }, { repositories }) {
-    const owner = await repositories.products.productOwnerStore(path.productId);
-    if (!owner) throw notFound();
-    const product = await repositories.products.getProductById(owner, path.productId);
-    if (!product) throw notFound();
+    const owner = found(await repositories.products.productOwnerStore(path.productId));
+    const product = found(await repositories.products.getProductById(owner, path.productId));
     const variant = {
       id: randomUUID(),
       title: body.title,

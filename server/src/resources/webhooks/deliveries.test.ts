@@ -1,158 +1,153 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { clientOf } from '../../../test/fixture.ts';
-import { createTenant, engines, startServer, type TestServer } from '../../../test/harness.ts';
+import { expect, vi } from 'vitest';
+import { UNKNOWN } from '../../../test/catalog.ts';
+import { describeEngines, test } from '../../../test/fixture.ts';
 import { verified, webhookReceiver } from '../../../test/receiver.ts';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-describe.each(engines)('webhook delivery log on %s', (engine) => {
-  let server: TestServer;
+describeEngines(
+  'webhook delivery log',
+  () => {
+    test('listWebhookDeliveries shows a delivery FAILED after 1 + retryAttempts refusals; redeliverWebhookDelivery sends it once more with the same webhook-id', async ({
+      api,
+    }) => {
+      let answer = 500;
+      const receiver = await webhookReceiver(() => answer);
+      try {
+        const created = await api.POST('/api/v1/webhooks', {
+          body: {
+            name: 'Catálogo',
+            url: receiver.url('/hook'),
+            events: ['PRODUCT_CREATED'],
+            secret: SECRET,
+            retryAttempts: 1,
+            timeout: 5000,
+            active: true,
+          },
+        });
+        const webhookId = created.data?.data.webhook.id ?? UNKNOWN;
+        await api.POST('/api/v1/products', { body: { name: 'Caneca', type: 'DIGITAL', price: 10, status: 'ACTIVE' } });
+        const log = (status?: 'PENDING' | 'DELIVERED' | 'FAILED') =>
+          api.GET('/api/v1/webhooks/{webhookId}/deliveries', {
+            params: { path: { webhookId }, query: status ? { status } : {} },
+          });
+        await vi.waitFor(async () => expect((await log('FAILED')).data?.data.pagination.total).toBe(1), {
+          timeout: 15_000,
+          interval: 100,
+        });
+        const [messageId] = new Set(receiver.received.map((request) => request.headers['webhook-id']));
+        const failed = await log();
+        expect(failed.response.status).toBe(200);
+        expect(failed.data).toEqual({
+          success: true,
+          data: {
+            deliveries: [
+              {
+                id: expect.any(String),
+                webhookId,
+                messageId,
+                eventType: 'PRODUCT_CREATED',
+                status: 'FAILED',
+                attempts: [1, 2].map((attempt) => ({
+                  attempt,
+                  attemptedAt: expect.any(String),
+                  statusCode: 500,
+                  durationMs: expect.any(Number),
+                  error: 'answered 500',
+                })),
+                nextAttemptAt: null,
+                createdAt: expect.any(String),
+                updatedAt: expect.any(String),
+              },
+            ],
+            pagination: { page: 1, limit: 20, total: 1, totalPages: 1 },
+          },
+        });
+        expect(receiver.received).toHaveLength(2);
+        expect((await log('PENDING')).data?.data.deliveries).toEqual([]);
 
-  beforeAll(async () => {
-    server = await startServer({
-      engine,
-      env: { WEBHOOK_RETRY_SCHEDULE: '1', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+        answer = 204;
+        const deliveryId = failed.data?.data.deliveries[0]?.id ?? UNKNOWN;
+        const redelivered = await api.POST('/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
+          params: { path: { webhookId, deliveryId } },
+        });
+        expect(redelivered.response.status).toBe(202);
+        expect(redelivered.data?.data.delivery).toEqual({
+          ...failed.data?.data.deliveries[0],
+          status: 'PENDING',
+          nextAttemptAt: expect.any(String),
+          updatedAt: expect.any(String),
+        });
+        await vi.waitFor(async () => expect((await log('DELIVERED')).data?.data.pagination.total).toBe(1), {
+          timeout: 15_000,
+          interval: 100,
+        });
+        const delivered = (await log()).data?.data.deliveries[0];
+        expect(delivered?.attempts.map((attempt) => attempt.statusCode)).toEqual([500, 500, 204]);
+        expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual([
+          messageId,
+          messageId,
+          messageId,
+        ]);
+        const last = receiver.delivered()[0];
+        if (!last) throw new Error('the redelivery did not arrive');
+        expect(verified(SECRET, last)).toMatchObject({ id: messageId, type: 'PRODUCT_CREATED' });
+      } finally {
+        await receiver.close();
+      }
     });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
 
-  it('listWebhookDeliveries shows a delivery FAILED after 1 + retryAttempts refusals; redeliverWebhookDelivery sends it once more with the same webhook-id', async () => {
-    let answer = 500;
-    const receiver = await webhookReceiver(() => answer);
-    try {
-      const api = clientOf(server, await createTenant(server));
+    test('listWebhookDeliveries and redeliverWebhookDelivery answer 404 for unknown and foreign ids and need the webhook scopes', async ({
+      api,
+      otherStore,
+      withScopes,
+    }) => {
       const created = await api.POST('/api/v1/webhooks', {
         body: {
-          name: 'Catálogo',
-          url: receiver.url('/hook'),
-          events: ['PRODUCT_CREATED'],
-          secret: SECRET,
-          retryAttempts: 1,
+          name: 'ERP',
+          url: 'https://erp.example.com/hook',
+          events: ['ORDER_PAID'],
+          retryAttempts: 3,
           timeout: 5000,
           active: true,
         },
       });
       const webhookId = created.data?.data.webhook.id ?? UNKNOWN;
-      await api.POST('/api/v1/products', { body: { name: 'Caneca', type: 'DIGITAL', price: 10, status: 'ACTIVE' } });
-      const log = (status?: 'PENDING' | 'DELIVERED' | 'FAILED') =>
-        api.GET('/api/v1/webhooks/{webhookId}/deliveries', {
-          params: { path: { webhookId }, query: status ? { status } : {} },
-        });
-      await vi.waitFor(async () => expect((await log('FAILED')).data?.data.pagination.total).toBe(1), {
-        timeout: 15_000,
-        interval: 100,
-      });
-      const [messageId] = new Set(receiver.received.map((request) => request.headers['webhook-id']));
-      const failed = await log();
-      expect(failed.response.status).toBe(200);
-      expect(failed.data).toEqual({
+      const empty = await api.GET('/api/v1/webhooks/{webhookId}/deliveries', { params: { path: { webhookId } } });
+      expect(empty.data).toEqual({
         success: true,
-        data: {
-          deliveries: [
-            {
-              id: expect.any(String),
-              webhookId,
-              messageId,
-              eventType: 'PRODUCT_CREATED',
-              status: 'FAILED',
-              attempts: [1, 2].map((attempt) => ({
-                attempt,
-                attemptedAt: expect.any(String),
-                statusCode: 500,
-                durationMs: expect.any(Number),
-                error: 'answered 500',
-              })),
-              nextAttemptAt: null,
-              createdAt: expect.any(String),
-              updatedAt: expect.any(String),
-            },
-          ],
-          pagination: { page: 1, limit: 20, total: 1, totalPages: 1 },
-        },
+        data: { deliveries: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } },
       });
-      expect(receiver.received).toHaveLength(2);
-      expect((await log('PENDING')).data?.data.deliveries).toEqual([]);
+      for (const [client, id] of [
+        [api, UNKNOWN],
+        [otherStore, webhookId],
+      ] as const) {
+        const list = await client.GET('/api/v1/webhooks/{webhookId}/deliveries', {
+          params: { path: { webhookId: id } },
+        });
+        expect(list.response.status).toBe(404);
+        expect(list.error).toMatchObject({
+          success: false,
+          error: { code: 'RESOURCE_NOT_FOUND' },
+          meta: { status: 404 },
+        });
+      }
+      const redeliver = await api.POST('/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
+        params: { path: { webhookId, deliveryId: UNKNOWN } },
+      });
+      expect(redeliver.response.status).toBe(404);
+      expect(redeliver.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
 
-      answer = 204;
-      const deliveryId = failed.data?.data.deliveries[0]?.id ?? UNKNOWN;
-      const redelivered = await api.POST('/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
-        params: { path: { webhookId, deliveryId } },
+      const readOnly = await withScopes(['webhooks:read']);
+      const denied = await readOnly.POST('/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
+        params: { path: { webhookId, deliveryId: UNKNOWN } },
       });
-      expect(redelivered.response.status).toBe(202);
-      expect(redelivered.data?.data.delivery).toEqual({
-        ...failed.data?.data.deliveries[0],
-        status: 'PENDING',
-        nextAttemptAt: expect.any(String),
-        updatedAt: expect.any(String),
-      });
-      await vi.waitFor(async () => expect((await log('DELIVERED')).data?.data.pagination.total).toBe(1), {
-        timeout: 15_000,
-        interval: 100,
-      });
-      const delivered = (await log()).data?.data.deliveries[0];
-      expect(delivered?.attempts.map((attempt) => attempt.statusCode)).toEqual([500, 500, 204]);
-      expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual([
-        messageId,
-        messageId,
-        messageId,
-      ]);
-      const last = receiver.delivered()[0];
-      if (!last) throw new Error('the redelivery did not arrive');
-      expect(verified(SECRET, last)).toMatchObject({ id: messageId, type: 'PRODUCT_CREATED' });
-    } finally {
-      await receiver.close();
-    }
-  });
-
-  it('listWebhookDeliveries and redeliverWebhookDelivery answer 404 for unknown and foreign ids and need the webhook scopes', async () => {
-    const tenant = await createTenant(server);
-    const api = clientOf(server, tenant);
-    const created = await api.POST('/api/v1/webhooks', {
-      body: {
-        name: 'ERP',
-        url: 'https://erp.example.com/hook',
-        events: ['ORDER_PAID'],
-        retryAttempts: 3,
-        timeout: 5000,
-        active: true,
-      },
+      expect(denied.response.status).toBe(403);
+      expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+      const unrelated = await withScopes(['products:read']);
+      const list = await unrelated.GET('/api/v1/webhooks/{webhookId}/deliveries', { params: { path: { webhookId } } });
+      expect(list.response.status).toBe(403);
     });
-    const webhookId = created.data?.data.webhook.id ?? UNKNOWN;
-    const empty = await api.GET('/api/v1/webhooks/{webhookId}/deliveries', { params: { path: { webhookId } } });
-    expect(empty.data).toEqual({
-      success: true,
-      data: { deliveries: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } },
-    });
-    const other = clientOf(server, await createTenant(server));
-    for (const [client, id] of [
-      [api, UNKNOWN],
-      [other, webhookId],
-    ] as const) {
-      const list = await client.GET('/api/v1/webhooks/{webhookId}/deliveries', { params: { path: { webhookId: id } } });
-      expect(list.response.status).toBe(404);
-      expect(list.error).toMatchObject({
-        success: false,
-        error: { code: 'RESOURCE_NOT_FOUND' },
-        meta: { status: 404 },
-      });
-    }
-    const redeliver = await api.POST('/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
-      params: { path: { webhookId, deliveryId: UNKNOWN } },
-    });
-    expect(redeliver.response.status).toBe(404);
-    expect(redeliver.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
-
-    const readOnly = clientOf(server, await createTenant(server, ['webhooks:read']));
-    const denied = await readOnly.POST('/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
-      params: { path: { webhookId, deliveryId: UNKNOWN } },
-    });
-    expect(denied.response.status).toBe(403);
-    expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
-    const unrelated = clientOf(server, await createTenant(server, ['products:read']));
-    const list = await unrelated.GET('/api/v1/webhooks/{webhookId}/deliveries', { params: { path: { webhookId } } });
-    expect(list.response.status).toBe(403);
-  });
-});
+  },
+  { env: { WEBHOOK_RETRY_SCHEDULE: '1', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } },
+);

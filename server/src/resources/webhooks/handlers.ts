@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { type NetworkPolicy, webhookUrlProblem } from '../../domain/ssrf-guard.ts';
-import { ApiError, notFound } from '../../errors.ts';
+import { ApiError, found, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
-import { type Handlers, ok } from '../operation.ts';
+import { deleted, type Handlers, ok } from '../operation.ts';
 import { type WebhookRecord, webhookOf } from './repository.ts';
 
 /** The contract's per-store cap on webhooks (createWebhook, 409 RESOURCE_LIMIT_REACHED). */
@@ -58,23 +58,20 @@ export const webhookHandlers: Pick<
   },
 
   async getWebhookById({ storeId, path }, { repositories }) {
-    const webhook = await repositories.webhooks.getWebhookById(storeId, path.webhookId);
-    if (!webhook) throw notFound();
+    const webhook = found(await repositories.webhooks.getWebhookById(storeId, path.webhookId));
     return { status: 200, body: ok({ webhook: webhookOf(webhook) }) };
   },
 
   async updateWebhook({ storeId, path, body }, { repositories, network }) {
     requireSafeUrl(body.url, network);
-    const current = await repositories.webhooks.getWebhookById(storeId, path.webhookId);
-    if (!current) throw notFound();
+    const current = found(await repositories.webhooks.getWebhookById(storeId, path.webhookId));
     const updated: WebhookRecord = { ...current, ...body, updatedAt: now() };
     await repositories.webhooks.updateWebhook(updated);
     return { status: 200, body: ok({ webhook: webhookOf(updated) }) };
   },
 
   async deleteWebhook({ storeId, path }, { repositories }) {
-    if (!(await repositories.webhooks.deleteWebhook(storeId, path.webhookId))) throw notFound();
-    return { status: 204, body: undefined };
+    return deleted(await repositories.webhooks.deleteWebhook(storeId, path.webhookId));
   },
 
   async listWebhookDeliveries({ storeId, path, query }, { repositories }) {
