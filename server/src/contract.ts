@@ -25,8 +25,6 @@ export interface Operation {
   method: ContractOperation['method'];
   /** The contract's path, e.g. `/api/v1/products/{productId}`. */
   path: string;
-  /** The same path in Express syntax, e.g. `/api/v1/products/:productId`. */
-  expressPath: string;
   scheme: SecuritySchemeName;
   /** Scopes the API key needs (ApiKeyAuth only). */
   scopes: string[];
@@ -48,7 +46,6 @@ export function operationsOf(file = CONTRACT_PATH): Operation[] {
         operationId: operation.operationId as OperationId,
         method: operation.method,
         path: operation.path,
-        expressPath: operation.path.replace(/\{([^}]+)\}/g, ':$1'),
         scheme: operation.scheme as SecuritySchemeName,
         scopes: operation.scopes,
         idempotent: operation.idempotent,

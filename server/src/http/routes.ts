@@ -1,4 +1,4 @@
-import { type Router as ExpressRouter, Router } from 'express';
+import type { RequestHandler } from 'express';
 import { contractOperations, type Operation, type OperationId } from '../contract.ts';
 import type { Deps, Handler, Handlers, Input } from '../resources/operation.ts';
 import { runIdempotently, type StoredReply } from './idempotency.ts';
@@ -35,25 +35,27 @@ export interface Storage {
 }
 
 /**
- * One route per operation of the contract, in the contract's own path syntax converted for Express: no path is
- * written by hand. Each route calls the handler named by the operationId and sends its reply. Every operation
- * other than a GET is a write and runs in a transaction of its own (see `Storage.write`): a half-done change is
- * never left behind, whatever the handler does after its first statement.
+ * Every operation of the contract, dispatched by the operation the validator's look-up found for the request
+ * (`req.storefront.operation`, set by authentication): the request is matched against the contract's paths
+ * once, not again by an Express router. Each operation calls the handler named by its operationId and sends its
+ * reply. Every operation other than a GET is a write and runs in a transaction of its own (see
+ * `Storage.write`): a half-done change is never left behind, whatever the handler does after its first statement.
  */
 export function contractRoutes(
   handlers: Handlers,
   storage: Storage,
   operations: Operation[] = contractOperations,
-): ExpressRouter {
+): RequestHandler {
   assertHandlersCoverContract(handlers, operations);
-  const router = Router();
+  const routes = new Map<OperationId, RequestHandler>();
   for (const operation of operations) {
     const handler = handlers[operation.operationId] as Handler<OperationId>;
-    router[operation.method](operation.expressPath, async (req, res, next) => {
+    routes.set(operation.operationId, async (req, res, next) => {
       try {
         const state = req.storefront;
         const input = {
-          path: req.params,
+          // The path parameters as the validator decoded and checked them.
+          path: (req as { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {},
           query: req.query,
           body: req.body,
           storeId: state.storeId ?? '',
@@ -80,5 +82,10 @@ export function contractRoutes(
       }
     });
   }
-  return router;
+  return (req, res, next) => {
+    const operation = req.storefront.operation;
+    const route = operation && routes.get(operation.operationId);
+    if (!route) return next();
+    return route(req, res, next);
+  };
 }
