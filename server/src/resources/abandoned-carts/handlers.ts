@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { lineTotal } from '../../domain/pricing.ts';
 import { found } from '../../errors.ts';
+import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { productLines } from '../products/product-lines.ts';
 import type { AbandonedCart } from './repository.ts';
@@ -13,14 +14,11 @@ export const abandonedCartHandlers: Pick<
   Handlers,
   'listAbandonedCarts' | 'getAbandonedCartById' | 'createAbandonedCart'
 > = {
+  ...plainHandlers('abandonedCarts', 'abandonedCart', { getAbandonedCartById: 'get' }),
+
   async listAbandonedCarts({ storeId, query }, { repositories }) {
     const { records, pagination } = await repositories.abandonedCarts.listAbandonedCarts(storeId, query);
     return { status: 200, body: ok({ abandonedCarts: records, pagination }) };
-  },
-
-  async getAbandonedCartById({ storeId, path }, { repositories }) {
-    const abandonedCart = found(await repositories.abandonedCarts.getAbandonedCartById(storeId, path.abandonedCartId));
-    return { status: 200, body: ok({ abandonedCart }) };
   },
 
   async createAbandonedCart({ path, body }, deps) {

@@ -11,8 +11,9 @@ import { startAutomations } from '../../domain/automation-triggers.ts';
 import { now } from '../../domain/clock.ts';
 import { found } from '../../errors.ts';
 import { rejectRules, ruleError, ruleViolation } from '../../rules.ts';
+import { plainHandlers } from '../crud-handlers.ts';
 import type { Repositories } from '../index.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { type Handlers, ok } from '../operation.ts';
 import { type AutomationRecord, automationOf } from './repository.ts';
 
 const templatesOf =
@@ -31,9 +32,11 @@ export const automationHandlers: Pick<
   | 'addAutomationStep'
   | 'raiseStoreEvent'
 > = {
+  ...plainHandlers('automations', 'automation', { deleteAutomation: 'delete' }),
+
   async listAutomations({ storeId, query }, { repositories }) {
-    const { records, pagination } = await repositories.automations.listAutomations(storeId, query);
-    return { status: 200, body: ok({ automations: records.map(automationOf), pagination }) };
+    const { automations, pagination } = await repositories.automations.listAutomations(storeId, query);
+    return { status: 200, body: ok({ automations: automations.map(automationOf), pagination }) };
   },
 
   async createAutomation({ storeId, body }, { repositories }) {
@@ -84,10 +87,6 @@ export const automationHandlers: Pick<
     rejectRules(await checkAutomation(updated, templatesOf(repositories, storeId)));
     await repositories.automations.updateAutomation(updated);
     return { status: 200, body: ok({ automation: automationOf(updated) }) };
-  },
-
-  async deleteAutomation({ storeId, path }, { repositories }) {
-    return deleted(await repositories.automations.deleteAutomation(storeId, path.automationId));
   },
 
   async addAutomationStep({ storeId, path, body }, { repositories }) {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { slugify } from '../../domain/slug.ts';
 import { detail, duplicateAs, found, referenceNotFound } from '../../errors.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Handlers, ok } from '../operation.ts';
 import type { CategoryRecord } from './repository.ts';
 
 const slugTaken = (category: CategoryRecord) => ['name', `slug já utilizado: ${category.slug}`] as const;
@@ -16,6 +17,8 @@ export const categoryHandlers: Pick<
   | 'deleteCategory'
   | 'assignCategoryProducts'
 > = {
+  ...plainHandlers('categories', 'category', { deleteCategory: 'delete' }),
+
   async listCategories({ storeId, query }, { repositories }) {
     const { categories, pagination } = await repositories.categories.listCategories(storeId, query.search, query);
     return { status: 200, body: ok({ categories, pagination }) };
@@ -52,10 +55,6 @@ export const categoryHandlers: Pick<
     };
     await duplicateAs(repositories.categories.updateCategory(updated), ...slugTaken(updated));
     return { status: 200, body: ok({ category: { ...updated, productCount } }) };
-  },
-
-  async deleteCategory({ storeId, path }, { repositories }) {
-    return deleted(await repositories.categories.deleteCategory(storeId, path.categoryId));
   },
 
   async assignCategoryProducts({ storeId, path, body }, { repositories }) {

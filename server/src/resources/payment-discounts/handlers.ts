@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { duplicateAs, found } from '../../errors.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Handlers, ok } from '../operation.ts';
 import type { PaymentDiscount } from './repository.ts';
 
 // The UNIQUE (store_id, payment_method) constraint decides, so concurrent creates for one method leave exactly one.
@@ -16,10 +17,11 @@ export const paymentDiscountHandlers: Pick<
   | 'updatePaymentDiscount'
   | 'deletePaymentDiscount'
 > = {
-  async listPaymentDiscounts({ storeId, query }, { repositories }) {
-    const { records, pagination } = await repositories.paymentDiscounts.listPaymentDiscounts(storeId, query);
-    return { status: 200, body: ok({ paymentDiscounts: records, pagination }) };
-  },
+  ...plainHandlers('paymentDiscounts', 'paymentDiscount', {
+    listPaymentDiscounts: 'list',
+    getPaymentDiscountById: 'get',
+    deletePaymentDiscount: 'delete',
+  }),
 
   async createPaymentDiscount({ storeId, body }, { repositories }) {
     const at = now();
@@ -31,13 +33,6 @@ export const paymentDiscountHandlers: Pick<
     return { status: 201, body: ok({ paymentDiscount }) };
   },
 
-  async getPaymentDiscountById({ storeId, path }, { repositories }) {
-    const paymentDiscount = found(
-      await repositories.paymentDiscounts.getPaymentDiscountById(storeId, path.paymentDiscountId),
-    );
-    return { status: 200, body: ok({ paymentDiscount }) };
-  },
-
   async updatePaymentDiscount({ storeId, path, body }, { repositories }) {
     const current = found(await repositories.paymentDiscounts.getPaymentDiscountById(storeId, path.paymentDiscountId));
     const paymentDiscount: PaymentDiscount = { ...current, ...body, updatedAt: now() };
@@ -46,9 +41,5 @@ export const paymentDiscountHandlers: Pick<
       ...methodTaken(paymentDiscount),
     );
     return { status: 200, body: ok({ paymentDiscount }) };
-  },
-
-  async deletePaymentDiscount({ storeId, path }, { repositories }) {
-    return deleted(await repositories.paymentDiscounts.deletePaymentDiscount(storeId, path.paymentDiscountId));
   },
 };

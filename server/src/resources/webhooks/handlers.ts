@@ -3,7 +3,8 @@ import { now } from '../../domain/clock.ts';
 import { type NetworkPolicy, webhookUrlProblem } from '../../domain/ssrf-guard.ts';
 import { ApiError, found, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Handlers, ok } from '../operation.ts';
 import { type WebhookRecord, webhookOf } from './repository.ts';
 
 /** The contract's per-store cap on webhooks (createWebhook, 409 RESOURCE_LIMIT_REACHED). */
@@ -25,6 +26,8 @@ export const webhookHandlers: Pick<
   | 'listWebhookDeliveries'
   | 'redeliverWebhookDelivery'
 > = {
+  ...plainHandlers('webhooks', 'webhook', { deleteWebhook: 'delete' }),
+
   async listWebhooks({ storeId, query }, { repositories }) {
     const filters = { active: query.active, events: query.events };
     const { webhooks, pagination } = await repositories.webhooks.listWebhooks(storeId, filters, query);
@@ -68,10 +71,6 @@ export const webhookHandlers: Pick<
     const updated: WebhookRecord = { ...current, ...body, updatedAt: now() };
     await repositories.webhooks.updateWebhook(updated);
     return { status: 200, body: ok({ webhook: webhookOf(updated) }) };
-  },
-
-  async deleteWebhook({ storeId, path }, { repositories }) {
-    return deleted(await repositories.webhooks.deleteWebhook(storeId, path.webhookId));
   },
 
   async listWebhookDeliveries({ storeId, path, query }, { repositories }) {
