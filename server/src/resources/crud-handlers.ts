@@ -44,7 +44,7 @@ export function plainHandlers<
         deleted((await call(deps, storeId, path[`${record}Id`])) === true),
     }[plain];
   }
-  // Each handler answers exactly what its repository method returns; the contract's types of those methods'
-  // results are checked where the repository's own tests and the resource's handlers use them.
+  // The compiler cannot follow a method chosen by name to the contract's reply type: each reply is exactly what the
+  // repository method returns (list) or finds (get), which the resource's tests compare whole.
   return handlers as unknown as { [Op in keyof Operations & OperationId]: Handler<Op> };
 }

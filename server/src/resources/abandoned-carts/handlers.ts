@@ -10,10 +10,7 @@ import type { AbandonedCart } from './repository.ts';
 /** The checkout page that reopens a cart, addressed by the cart id. */
 const recoveryUrl = (cartId: string): string => `https://checkout.example.com/recuperar/${cartId}`;
 
-export const abandonedCartHandlers: Pick<
-  Handlers,
-  'listAbandonedCarts' | 'getAbandonedCartById' | 'createAbandonedCart'
-> = {
+export const abandonedCartHandlers = {
   ...plainHandlers('abandonedCarts', 'abandonedCart', { getAbandonedCartById: 'get' }),
 
   async listAbandonedCarts({ storeId, query }, { repositories }) {
@@ -58,4 +55,4 @@ export const abandonedCartHandlers: Pick<
     await events.emit(store.id, 'CART_ABANDONED', { abandonedCart });
     return { status: 201, body: ok({ abandonedCart }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -21,17 +21,7 @@ const templatesOf =
   (ids) =>
     repositories.templates.findMany(storeId, ids);
 
-export const automationHandlers: Pick<
-  Handlers,
-  | 'listAutomations'
-  | 'createAutomation'
-  | 'validateAutomation'
-  | 'getAutomationById'
-  | 'updateAutomation'
-  | 'deleteAutomation'
-  | 'addAutomationStep'
-  | 'raiseStoreEvent'
-> = {
+export const automationHandlers = {
   ...plainHandlers('automations', 'automation', { deleteAutomation: 'delete' }),
 
   async listAutomations({ storeId, query }, { repositories }) {
@@ -120,4 +110,4 @@ export const automationHandlers: Pick<
     const automationRunIds = await startAutomations(repositories, store.id, event);
     return { status: 202, body: ok({ event: { ...event, automationRunIds } }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -8,15 +8,7 @@ import type { CategoryRecord } from './repository.ts';
 
 const slugTaken = (category: CategoryRecord) => ['name', `slug já utilizado: ${category.slug}`] as const;
 
-export const categoryHandlers: Pick<
-  Handlers,
-  | 'listCategories'
-  | 'createCategory'
-  | 'getCategoryById'
-  | 'updateCategory'
-  | 'deleteCategory'
-  | 'assignCategoryProducts'
-> = {
+export const categoryHandlers = {
   ...plainHandlers('categories', 'category', { deleteCategory: 'delete' }),
 
   async listCategories({ storeId, query }, { repositories }) {
@@ -68,4 +60,4 @@ export const categoryHandlers: Pick<
     const assignedCount = await repositories.categories.assignCategoryProducts(category.id, body.productIds, now());
     return { status: 200, body: ok({ success: true, assignedCount }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -16,7 +16,7 @@ function checkCouponRules(coupon: Coupon): void {
 const codeTaken = (coupon: Coupon) => ['code', `código já utilizado: ${coupon.code}`] as const;
 
 /** Coupons are never deleted (section 1): there is no deleteCoupon; PATCH `status: INACTIVE` retires one. */
-export const couponHandlers: Pick<Handlers, 'listCoupons' | 'createCoupon' | 'getCouponById' | 'updateCoupon'> = {
+export const couponHandlers = {
   ...plainHandlers('coupons', 'coupon', { listCoupons: 'list', getCouponById: 'get' }),
 
   async createCoupon({ storeId, body }, { repositories }) {
@@ -49,4 +49,4 @@ export const couponHandlers: Pick<Handlers, 'listCoupons' | 'createCoupon' | 'ge
     await duplicateAs(repositories.coupons.updateCoupon(coupon), ...codeTaken(coupon));
     return { status: 200, body: ok({ coupon }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -22,10 +22,7 @@ async function readShape({ repositories }: Deps, customer: CustomerRecord): Prom
   return withStats;
 }
 
-export const customerHandlers: Pick<
-  Handlers,
-  'listCustomers' | 'createCustomer' | 'getCustomerById' | 'updateCustomer' | 'deleteCustomer'
-> = {
+export const customerHandlers = {
   ...plainHandlers('customers', 'customer', { deleteCustomer: 'delete' }),
 
   async listCustomers({ storeId, query }, { repositories }) {
@@ -65,4 +62,4 @@ export const customerHandlers: Pick<
     await duplicateAs(deps.repositories.customers.updateCustomer(updated), ...documentTaken(updated));
     return { status: 200, body: ok({ customer: await readShape(deps, updated) }) };
   },
-};
+} satisfies Partial<Handlers>;

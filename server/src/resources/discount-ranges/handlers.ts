@@ -147,10 +147,7 @@ function sentTiersOf(inputs: readonly TierInput[]): { sent: DiscountRangeTier[];
   return { sent, ordered: [...sent].sort((a, b) => a.position - b.position) };
 }
 
-export const discountRangeHandlers: Pick<
-  Handlers,
-  'listDiscountRanges' | 'createDiscountRange' | 'getDiscountRangeById' | 'updateDiscountRange' | 'deleteDiscountRange'
-> = {
+export const discountRangeHandlers = {
   ...plainHandlers('discountRanges', 'discountRange', { getDiscountRangeById: 'get', deleteDiscountRange: 'delete' }),
 
   async listDiscountRanges({ storeId, query }, { repositories }) {
@@ -195,4 +192,4 @@ export const discountRangeHandlers: Pick<
     await repositories.discountRanges.updateDiscountRange(discountRange, body.tiers !== undefined);
     return { status: 200, body: ok({ discountRange }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -7,7 +7,7 @@ import { type Handlers, ok } from '../operation.ts';
 import { requireReferences } from '../products/catalog-references.ts';
 import type { Gift } from './repository.ts';
 
-export const giftHandlers: Pick<Handlers, 'listGifts' | 'createGift' | 'getGiftById' | 'updateGift' | 'deleteGift'> = {
+export const giftHandlers = {
   ...plainHandlers('gifts', 'gift', { listGifts: 'list', getGiftById: 'get', deleteGift: 'delete' }),
 
   async createGift({ storeId, body }, { repositories }) {
@@ -35,4 +35,4 @@ export const giftHandlers: Pick<Handlers, 'listGifts' | 'createGift' | 'getGiftB
     await repositories.gifts.updateGift(gift);
     return { status: 200, body: ok({ gift }) };
   },
-};
+} satisfies Partial<Handlers>;

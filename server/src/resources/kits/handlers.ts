@@ -9,7 +9,7 @@ import type { Kit } from './repository.ts';
 const itemReferences = (items: Kit['items']) =>
   items.map((item, index) => ({ path: `items.${index}.productId`, id: item.productId }));
 
-export const kitHandlers: Pick<Handlers, 'listKits' | 'createKit' | 'getKitById' | 'updateKit' | 'deleteKit'> = {
+export const kitHandlers = {
   ...plainHandlers('kits', 'kit', { listKits: 'list', getKitById: 'get', deleteKit: 'delete' }),
 
   async createKit({ storeId, body }, { repositories }) {
@@ -27,4 +27,4 @@ export const kitHandlers: Pick<Handlers, 'listKits' | 'createKit' | 'getKitById'
     await repositories.kits.updateKit(kit);
     return { status: 200, body: ok({ kit }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -5,7 +5,7 @@ import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { Lead } from './repository.ts';
 
-export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createLead'> = {
+export const leadHandlers = {
   ...plainHandlers('leads', 'lead', { listLeads: 'list', getLeadById: 'get' }),
 
   async createLead({ path, body }, { repositories, events }) {
@@ -26,4 +26,4 @@ export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createL
     await events.emit(store.id, 'LEAD_CREATED', { lead });
     return { status: 201, body: ok({ lead }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -13,10 +13,7 @@ function checkPages(pages: Metatag['pages']): void {
   }
 }
 
-export const metatagHandlers: Pick<
-  Handlers,
-  'listMetatags' | 'createMetatag' | 'getMetatagById' | 'updateMetatag' | 'deleteMetatag'
-> = {
+export const metatagHandlers = {
   ...plainHandlers('metatags', 'metatag', { listMetatags: 'list', getMetatagById: 'get', deleteMetatag: 'delete' }),
 
   async createMetatag({ storeId, body }, { repositories }) {
@@ -34,4 +31,4 @@ export const metatagHandlers: Pick<
     await repositories.metatags.updateMetatag(metatag);
     return { status: 200, body: ok({ metatag }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -66,10 +66,7 @@ async function priceFromCatalog(
   };
 }
 
-export const orderBumpHandlers: Pick<
-  Handlers,
-  'listOrderBumps' | 'createOrderBump' | 'getOrderBumpById' | 'updateOrderBump' | 'deleteOrderBump'
-> = {
+export const orderBumpHandlers = {
   ...plainHandlers('orderBumps', 'orderBump', {
     listOrderBumps: 'list',
     getOrderBumpById: 'get',
@@ -128,4 +125,4 @@ export const orderBumpHandlers: Pick<
     await deps.repositories.orderBumps.updateOrderBump(orderBump);
     return { status: 200, body: ok({ orderBump }) };
   },
-};
+} satisfies Partial<Handlers>;

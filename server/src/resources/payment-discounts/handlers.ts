@@ -9,14 +9,7 @@ import type { PaymentDiscount } from './repository.ts';
 const methodTaken = (discount: PaymentDiscount) =>
   ['paymentMethod', `já existe um desconto para ${discount.paymentMethod} nesta loja`] as const;
 
-export const paymentDiscountHandlers: Pick<
-  Handlers,
-  | 'listPaymentDiscounts'
-  | 'createPaymentDiscount'
-  | 'getPaymentDiscountById'
-  | 'updatePaymentDiscount'
-  | 'deletePaymentDiscount'
-> = {
+export const paymentDiscountHandlers = {
   ...plainHandlers('paymentDiscounts', 'paymentDiscount', {
     listPaymentDiscounts: 'list',
     getPaymentDiscountById: 'get',
@@ -42,4 +35,4 @@ export const paymentDiscountHandlers: Pick<
     );
     return { status: 200, body: ok({ paymentDiscount }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -74,10 +74,7 @@ const EMPTY: TemplateFields = {
   message: null,
 };
 
-export const templateHandlers: Pick<
-  Handlers,
-  'listTemplates' | 'createTemplate' | 'getTemplateById' | 'updateTemplate' | 'deleteTemplate'
-> = {
+export const templateHandlers = {
   ...plainHandlers('templates', 'template', {
     listTemplates: 'list',
     getTemplateById: 'get',
@@ -109,4 +106,4 @@ export const templateHandlers: Pick<
     await repositories.templates.updateTemplate(template);
     return { status: 200, body: ok({ template }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -7,10 +7,7 @@ import { type Handlers, ok } from '../operation.ts';
 import { referencesAt, requireReferences } from '../products/catalog-references.ts';
 import type { Upsell } from './repository.ts';
 
-export const upsellHandlers: Pick<
-  Handlers,
-  'listUpsells' | 'createUpsell' | 'getUpsellById' | 'updateUpsell' | 'deleteUpsell'
-> = {
+export const upsellHandlers = {
   ...plainHandlers('upsells', 'upsell', { listUpsells: 'list', getUpsellById: 'get', deleteUpsell: 'delete' }),
 
   async createUpsell({ storeId, body }, { repositories }) {
@@ -36,4 +33,4 @@ export const upsellHandlers: Pick<
     await repositories.upsells.updateUpsell(upsell);
     return { status: 200, body: ok({ upsell }) };
   },
-};
+} satisfies Partial<Handlers>;

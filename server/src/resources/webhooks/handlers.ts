@@ -16,16 +16,7 @@ function requireSafeUrl(url: string | undefined, network: NetworkPolicy): void {
   if (problem) throw ruleError(ruleViolation('webhook-url-public', 'url', problem));
 }
 
-export const webhookHandlers: Pick<
-  Handlers,
-  | 'listWebhooks'
-  | 'createWebhook'
-  | 'getWebhookById'
-  | 'updateWebhook'
-  | 'deleteWebhook'
-  | 'listWebhookDeliveries'
-  | 'redeliverWebhookDelivery'
-> = {
+export const webhookHandlers = {
   ...plainHandlers('webhooks', 'webhook', { deleteWebhook: 'delete' }),
 
   async listWebhooks({ storeId, query }, { repositories }) {
@@ -89,4 +80,4 @@ export const webhookHandlers: Pick<
     if (!delivery) throw notFound();
     return { status: 202, body: ok({ delivery }) };
   },
-};
+} satisfies Partial<Handlers>;
