@@ -252,7 +252,7 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
 
     /**
      * The repository methods named after the operations they serve, each one of insert / find / replace / delete:
-     * `operations({ createKit: 'insert', getKitById: 'find' })`.
+     * `operations({ create<Name>: 'insert', get<Name>ById: 'find' })`.
      */
     operations<const Names extends Record<string, keyof Records>>(
       names: Names,
