@@ -202,9 +202,7 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
     }
   }
 
-  return {
-    decode,
-
+  const records = {
     async insert(stored: Stored): Promise<void> {
       await refusingDuplicates(rows.insertInto(name).values(encode(stored)).execute());
     },
@@ -230,18 +228,62 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
         .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
+  };
+  type Records = typeof records;
+  type Column = keyof Row<T> & string;
 
-    /** A page of the store's rows, narrowed by `filter` (the list's query parameters), newest first by default. */
-    async page(
-      storeId: string,
-      request: PageRequest,
-      filter: (query: SelectQueryBuilder<Database, T, object>) => SelectQueryBuilder<Database, T, object> = (q) => q,
-      order: 'asc' | 'desc' | readonly (readonly [keyof Row<T> & string, 'asc' | 'desc'])[] = 'desc',
-    ): Promise<{ records: Stored[]; pagination: Pagination }> {
-      const scoped = rows.selectFrom(name).where('store_id', '=', storeId);
-      const query = filter(scoped as unknown as SelectQueryBuilder<Database, T, object>);
-      const { rows: page, pagination } = await newestFirstPage(query, request, order);
-      return { records: page.map(decode), pagination };
+  /** A page of the store's rows, narrowed by `filter` (the list's query parameters), newest first by default. */
+  async function page(
+    storeId: string,
+    request: PageRequest,
+    filter: (query: SelectQueryBuilder<Database, T, object>) => SelectQueryBuilder<Database, T, object> = (q) => q,
+    order: 'asc' | 'desc' | readonly (readonly [Column, 'asc' | 'desc'])[] = 'desc',
+  ): Promise<{ records: Stored[]; pagination: Pagination }> {
+    const scoped = rows.selectFrom(name).where('store_id', '=', storeId);
+    const query = filter(scoped as unknown as SelectQueryBuilder<Database, T, object>);
+    const { rows: found, pagination } = await newestFirstPage(query, request, order);
+    return { records: found.map(decode), pagination };
+  }
+
+  return {
+    decode,
+    ...records,
+    page,
+
+    /**
+     * The repository methods named after the operations they serve, each one of insert / find / replace / delete:
+     * `operations({ create<Name>: 'insert', get<Name>ById: 'find' })`.
+     */
+    operations<const Names extends Record<string, keyof Records>>(
+      names: Names,
+    ): { [Operation in keyof Names]: Records[Names[Operation]] } {
+      const methods: Record<string, Records[keyof Records]> = {};
+      for (const [operation, method] of Object.entries(names)) methods[operation] = records[method];
+      return methods as { [Operation in keyof Names]: Records[Names[Operation]] };
+    },
+
+    /**
+     * A list operation answering `{ [key]: records, pagination }`: the rows whose columns equal what `equal` reads
+     * from the query (see `filtered`), and whose `searchIn` columns contain the query's `search`, in `order`.
+     */
+    list<Key extends string, Query extends PageRequest & { search?: string | undefined }>(
+      key: Key,
+      equal: (query: Query) => Partial<Record<Column, string | number | boolean | undefined>>,
+      options: {
+        searchIn?: readonly Column[];
+        order?: 'asc' | 'desc' | readonly (readonly [Column, 'asc' | 'desc'])[];
+      } = {},
+    ) {
+      return async (storeId: string, query: Query) => {
+        const { records: listed, pagination } = await page(
+          storeId,
+          query,
+          (rows) =>
+            filtered(rows, equal(query), { text: options.searchIn && query.search, searchIn: options.searchIn }),
+          options.order,
+        );
+        return { [key]: listed, pagination } as { [K in Key]: Stored[] } & { pagination: Pagination };
+      };
     },
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { lineTotal } from '../../domain/pricing.ts';
 import { found } from '../../errors.ts';
+import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { productLines } from '../products/product-lines.ts';
 import type { AbandonedCart } from './repository.ts';
@@ -9,18 +10,12 @@ import type { AbandonedCart } from './repository.ts';
 /** The checkout page that reopens a cart, addressed by the cart id. */
 const recoveryUrl = (cartId: string): string => `https://checkout.example.com/recuperar/${cartId}`;
 
-export const abandonedCartHandlers: Pick<
-  Handlers,
-  'listAbandonedCarts' | 'getAbandonedCartById' | 'createAbandonedCart'
-> = {
+export const abandonedCartHandlers = {
+  ...plainHandlers('abandonedCarts', 'abandonedCart', { getAbandonedCartById: 'get' }),
+
   async listAbandonedCarts({ storeId, query }, { repositories }) {
     const { records, pagination } = await repositories.abandonedCarts.listAbandonedCarts(storeId, query);
     return { status: 200, body: ok({ abandonedCarts: records, pagination }) };
-  },
-
-  async getAbandonedCartById({ storeId, path }, { repositories }) {
-    const abandonedCart = found(await repositories.abandonedCarts.getAbandonedCartById(storeId, path.abandonedCartId));
-    return { status: 200, body: ok({ abandonedCart }) };
   },
 
   async createAbandonedCart({ path, body }, deps) {
@@ -60,4 +55,4 @@ export const abandonedCartHandlers: Pick<
     await events.emit(store.id, 'CART_ABANDONED', { abandonedCart });
     return { status: 201, body: ok({ abandonedCart }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -20,8 +20,7 @@ const utc = (dateTime: string): string => new Date(dateTime).toISOString();
 export function abandonedCartsRepository(db: Kysely<Database>) {
   const carts = storeTable(db, 'abandoned_carts', columns);
   return {
-    createAbandonedCart: carts.insert,
-    getAbandonedCartById: carts.find,
+    ...carts.operations({ createAbandonedCart: 'insert', getAbandonedCartById: 'find' }),
     listAbandonedCarts: (storeId: string, query: ListAbandonedCartsQuery) =>
       carts.page(
         storeId,

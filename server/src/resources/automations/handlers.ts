@@ -11,8 +11,9 @@ import { startAutomations } from '../../domain/automation-triggers.ts';
 import { now } from '../../domain/clock.ts';
 import { found } from '../../errors.ts';
 import { rejectRules, ruleError, ruleViolation } from '../../rules.ts';
+import { plainHandlers } from '../crud-handlers.ts';
 import type { Repositories } from '../index.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { type Handlers, ok } from '../operation.ts';
 import { type AutomationRecord, automationOf } from './repository.ts';
 
 const templatesOf =
@@ -20,20 +21,12 @@ const templatesOf =
   (ids) =>
     repositories.templates.findMany(storeId, ids);
 
-export const automationHandlers: Pick<
-  Handlers,
-  | 'listAutomations'
-  | 'createAutomation'
-  | 'validateAutomation'
-  | 'getAutomationById'
-  | 'updateAutomation'
-  | 'deleteAutomation'
-  | 'addAutomationStep'
-  | 'raiseStoreEvent'
-> = {
+export const automationHandlers = {
+  ...plainHandlers('automations', 'automation', { deleteAutomation: 'delete' }),
+
   async listAutomations({ storeId, query }, { repositories }) {
-    const { records, pagination } = await repositories.automations.listAutomations(storeId, query);
-    return { status: 200, body: ok({ automations: records.map(automationOf), pagination }) };
+    const { automations, pagination } = await repositories.automations.listAutomations(storeId, query);
+    return { status: 200, body: ok({ automations: automations.map(automationOf), pagination }) };
   },
 
   async createAutomation({ storeId, body }, { repositories }) {
@@ -86,10 +79,6 @@ export const automationHandlers: Pick<
     return { status: 200, body: ok({ automation: automationOf(updated) }) };
   },
 
-  async deleteAutomation({ storeId, path }, { repositories }) {
-    return deleted(await repositories.automations.deleteAutomation(storeId, path.automationId));
-  },
-
   async addAutomationStep({ storeId, path, body }, { repositories }) {
     const current = found(await repositories.automations.getAutomationById(storeId, path.automationId));
     const taken = new Set(current.steps.flatMap((step) => (step.id === undefined ? [] : [step.id])));
@@ -121,4 +110,4 @@ export const automationHandlers: Pick<
     const automationRunIds = await startAutomations(repositories, store.id, event);
     return { status: 202, body: ok({ event: { ...event, automationRunIds } }) };
   },
-};
+} satisfies Partial<Handlers>;

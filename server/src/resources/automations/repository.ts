@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, json } from '../../db/column-codecs.ts';
-import { type PageRequest, type StoredOf, storeTable } from '../../db/store-table.ts';
+import { type StoredOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
 type Schemas = components['schemas'];
@@ -21,18 +21,16 @@ export function automationOf({ updatedAt: _updatedAt, ...automation }: Automatio
 export function automationsRepository(db: Kysely<Database>) {
   const automations = storeTable(db, 'automations', automationColumns, { snakeCaseFields: ['trigger_event'] });
   return {
-    createAutomation: automations.insert,
-    getAutomationById: automations.find,
-    updateAutomation: automations.replace,
-    deleteAutomation: automations.delete,
-
-    listAutomations: (storeId: string, query: ListAutomationsQuery & PageRequest) =>
-      automations.page(storeId, query, (rows) => {
-        let filtered = rows;
-        if (query.active !== undefined) filtered = filtered.where('active', '=', query.active ? 1 : 0);
-        if (query.trigger_event) filtered = filtered.where('trigger_event', '=', query.trigger_event);
-        return filtered;
-      }),
+    ...automations.operations({
+      createAutomation: 'insert',
+      getAutomationById: 'find',
+      updateAutomation: 'replace',
+      deleteAutomation: 'delete',
+    }),
+    listAutomations: automations.list('automations', (q: ListAutomationsQuery) => ({
+      active: q.active,
+      trigger_event: q.trigger_event,
+    })),
 
     /** The store's active automations started by `triggerEvent`, oldest first. */
     async triggeredBy(storeId: string, triggerEvent: string): Promise<AutomationRecord[]> {

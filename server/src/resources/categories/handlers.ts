@@ -2,20 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { slugify } from '../../domain/slug.ts';
 import { detail, duplicateAs, found, referenceNotFound } from '../../errors.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Handlers, ok } from '../operation.ts';
 import type { CategoryRecord } from './repository.ts';
 
 const slugTaken = (category: CategoryRecord) => ['name', `slug já utilizado: ${category.slug}`] as const;
 
-export const categoryHandlers: Pick<
-  Handlers,
-  | 'listCategories'
-  | 'createCategory'
-  | 'getCategoryById'
-  | 'updateCategory'
-  | 'deleteCategory'
-  | 'assignCategoryProducts'
-> = {
+export const categoryHandlers = {
+  ...plainHandlers('categories', 'category', { deleteCategory: 'delete' }),
+
   async listCategories({ storeId, query }, { repositories }) {
     const { categories, pagination } = await repositories.categories.listCategories(storeId, query.search, query);
     return { status: 200, body: ok({ categories, pagination }) };
@@ -54,10 +49,6 @@ export const categoryHandlers: Pick<
     return { status: 200, body: ok({ category: { ...updated, productCount } }) };
   },
 
-  async deleteCategory({ storeId, path }, { repositories }) {
-    return deleted(await repositories.categories.deleteCategory(storeId, path.categoryId));
-  },
-
   async assignCategoryProducts({ storeId, path, body }, { repositories }) {
     const category = found(await repositories.categories.getCategoryById(storeId, path.categoryId));
     const known = await repositories.products.existingProductIds(storeId, body.productIds);
@@ -69,4 +60,4 @@ export const categoryHandlers: Pick<
     const assignedCount = await repositories.categories.assignCategoryProducts(category.id, body.productIds, now());
     return { status: 200, body: ok({ success: true, assignedCount }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules.ts';
 import { duplicateAs, found } from '../../errors.ts';
+import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { Coupon } from './repository.ts';
 
@@ -15,11 +16,8 @@ function checkCouponRules(coupon: Coupon): void {
 const codeTaken = (coupon: Coupon) => ['code', `código já utilizado: ${coupon.code}`] as const;
 
 /** Coupons are never deleted (section 1): there is no deleteCoupon; PATCH `status: INACTIVE` retires one. */
-export const couponHandlers: Pick<Handlers, 'listCoupons' | 'createCoupon' | 'getCouponById' | 'updateCoupon'> = {
-  async listCoupons({ storeId, query }, { repositories }) {
-    const { records, pagination } = await repositories.coupons.listCoupons(storeId, query);
-    return { status: 200, body: ok({ coupons: records, pagination }) };
-  },
+export const couponHandlers = {
+  ...plainHandlers('coupons', 'coupon', { listCoupons: 'list', getCouponById: 'get' }),
 
   async createCoupon({ storeId, body }, { repositories }) {
     const at = now();
@@ -44,11 +42,6 @@ export const couponHandlers: Pick<Handlers, 'listCoupons' | 'createCoupon' | 'ge
     return { status: 201, body: ok({ coupon }) };
   },
 
-  async getCouponById({ storeId, path }, { repositories }) {
-    const coupon = found(await repositories.coupons.getCouponById(storeId, path.couponId));
-    return { status: 200, body: ok({ coupon }) };
-  },
-
   async updateCoupon({ storeId, path, body }, { repositories }) {
     const current = found(await repositories.coupons.getCouponById(storeId, path.couponId));
     const coupon: Coupon = { ...current, ...body, updatedAt: now() };
@@ -56,4 +49,4 @@ export const couponHandlers: Pick<Handlers, 'listCoupons' | 'createCoupon' | 'ge
     await duplicateAs(repositories.coupons.updateCoupon(coupon), ...codeTaken(coupon));
     return { status: 200, body: ok({ coupon }) };
   },
-};
+} satisfies Partial<Handlers>;

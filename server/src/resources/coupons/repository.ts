@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { money, nullableMoney } from '../../db/column-codecs.ts';
-import { filtered, storeTable } from '../../db/store-table.ts';
+import { storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
 export type Coupon = components['schemas']['Coupon'];
@@ -11,18 +11,12 @@ type ListCouponsQuery = NonNullable<operations['listCoupons']['parameters']['que
 export function couponsRepository(db: Kysely<Database>) {
   const coupons = storeTable(db, 'coupons', { discount_amount: money, min_cart_total: nullableMoney });
   return {
-    /** A code already used in the store throws `DuplicateRecord`. */
-    createCoupon: coupons.insert,
-    getCouponById: coupons.find,
-    /** A code already used in the store throws `DuplicateRecord`. */
-    updateCoupon: coupons.replace,
-    listCoupons: (storeId: string, query: ListCouponsQuery) =>
-      coupons.page(
-        storeId,
-        query,
-        (rows) => filtered(rows, { status: query.status }, { text: query.search, searchIn: ['code'] }),
-        'asc',
-      ),
+    /** createCoupon and updateCoupon throw `DuplicateRecord` for a code already used in the store. */
+    ...coupons.operations({ createCoupon: 'insert', getCouponById: 'find', updateCoupon: 'replace' }),
+    listCoupons: coupons.list('coupons', (q: ListCouponsQuery) => ({ status: q.status }), {
+      searchIn: ['code'],
+      order: 'asc',
+    }),
 
     /** The coupon a payment link names by code (createPaymentLink). */
     async couponByCode(storeId: string, code: string): Promise<Coupon | undefined> {

@@ -6,7 +6,7 @@ import { detail, found, referenceNotFound } from '../../errors.ts';
 import { deleted, type Handlers, ok } from '../operation.ts';
 
 /** The keys the admin API issues: v1 API keys and external checkout keys, each shown once. */
-export const credentialHandlers: Pick<Handlers, 'createApiKey' | 'revokeApiKey' | 'createCheckoutKey'> = {
+export const credentialHandlers = {
   async createApiKey({ body }, { repositories }) {
     const scopes = body.scopes ?? allScopes;
     const storeIds = body.storeIds.map((id) => id.toLowerCase());
@@ -41,4 +41,4 @@ export const credentialHandlers: Pick<Handlers, 'createApiKey' | 'revokeApiKey' 
     await repositories.credentials.createCheckoutKey({ ...checkoutKey, keyHash: hashSecret(key) });
     return { status: 201, body: ok({ checkoutKey: { ...checkoutKey, key } }) };
   },
-};
+} satisfies Partial<Handlers>;

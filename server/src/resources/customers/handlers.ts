@@ -3,7 +3,8 @@ import { now } from '../../domain/clock.ts';
 import { documentProblem } from '../../domain/contact.ts';
 import { duplicateAs, found, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
-import { type Deps, deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Deps, type Handlers, ok } from '../operation.ts';
 import type { Customer, CustomerRecord } from './repository.ts';
 
 /** The stored pair must still match after an update that sends only one of them (the schema checks a sent pair). */
@@ -21,10 +22,9 @@ async function readShape({ repositories }: Deps, customer: CustomerRecord): Prom
   return withStats;
 }
 
-export const customerHandlers: Pick<
-  Handlers,
-  'listCustomers' | 'createCustomer' | 'getCustomerById' | 'updateCustomer' | 'deleteCustomer'
-> = {
+export const customerHandlers = {
+  ...plainHandlers('customers', 'customer', { deleteCustomer: 'delete' }),
+
   async listCustomers({ storeId, query }, { repositories }) {
     const { customers, pagination } = await repositories.customers.listCustomers(storeId, query);
     return { status: 200, body: ok({ customers, pagination }) };
@@ -62,8 +62,4 @@ export const customerHandlers: Pick<
     await duplicateAs(deps.repositories.customers.updateCustomer(updated), ...documentTaken(updated));
     return { status: 200, body: ok({ customer: await readShape(deps, updated) }) };
   },
-
-  async deleteCustomer({ storeId, path }, { repositories }) {
-    return deleted(await repositories.customers.deleteCustomer(storeId, path.customerId));
-  },
-};
+} satisfies Partial<Handlers>;

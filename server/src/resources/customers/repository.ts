@@ -92,12 +92,13 @@ export function customersRepository(db: Kysely<Database>) {
 
   return {
     withStats,
-    /** A document already used in the store throws `DuplicateRecord`. */
-    createCustomer: customers.insert,
-    getCustomerById: customers.find,
-    /** A document already used in the store throws `DuplicateRecord`. */
-    updateCustomer: customers.replace,
-    deleteCustomer: customers.delete,
+    /** createCustomer and updateCustomer throw `DuplicateRecord` for a document already used in the store. */
+    ...customers.operations({
+      createCustomer: 'insert',
+      getCustomerById: 'find',
+      updateCustomer: 'replace',
+      deleteCustomer: 'delete',
+    }),
 
     async listCustomers(storeId: string, query: ListCustomersQuery) {
       const { records, pagination } = await customers.page(

@@ -4,7 +4,8 @@ import { now } from '../../domain/clock.ts';
 import { requireWindow } from '../../domain/offer-rules.ts';
 import { found } from '../../errors.ts';
 import { type RuleIssue, rejectRules, ruleViolation } from '../../rules.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Handlers, ok } from '../operation.ts';
 import { referencesAt, requireReferences } from '../products/catalog-references.ts';
 import type { DiscountRange, DiscountRangeTier } from './repository.ts';
 
@@ -146,10 +147,9 @@ function sentTiersOf(inputs: readonly TierInput[]): { sent: DiscountRangeTier[];
   return { sent, ordered: [...sent].sort((a, b) => a.position - b.position) };
 }
 
-export const discountRangeHandlers: Pick<
-  Handlers,
-  'listDiscountRanges' | 'createDiscountRange' | 'getDiscountRangeById' | 'updateDiscountRange' | 'deleteDiscountRange'
-> = {
+export const discountRangeHandlers = {
+  ...plainHandlers('discountRanges', 'discountRange', { getDiscountRangeById: 'get', deleteDiscountRange: 'delete' }),
+
   async listDiscountRanges({ storeId, query }, { repositories }) {
     const { records, pagination } = await repositories.discountRanges.listDiscountRanges(storeId, query);
     return { status: 200, body: ok({ discountRanges: records, pagination }) };
@@ -183,11 +183,6 @@ export const discountRangeHandlers: Pick<
     return { status: 201, body: ok({ discountRange }) };
   },
 
-  async getDiscountRangeById({ storeId, path }, { repositories }) {
-    const discountRange = found(await repositories.discountRanges.getDiscountRangeById(storeId, path.discountRangeId));
-    return { status: 200, body: ok({ discountRange }) };
-  },
-
   async updateDiscountRange({ storeId, path, body }, { repositories }) {
     const current = found(await repositories.discountRanges.getDiscountRangeById(storeId, path.discountRangeId));
     const tiers = body.tiers ? sentTiersOf(body.tiers) : { sent: current.tiers, ordered: current.tiers };
@@ -197,8 +192,4 @@ export const discountRangeHandlers: Pick<
     await repositories.discountRanges.updateDiscountRange(discountRange, body.tiers !== undefined);
     return { status: 200, body: ok({ discountRange }) };
   },
-
-  async deleteDiscountRange({ storeId, path }, { repositories }) {
-    return deleted(await repositories.discountRanges.deleteDiscountRange(storeId, path.discountRangeId));
-  },
-};
+} satisfies Partial<Handlers>;

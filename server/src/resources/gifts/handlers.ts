@@ -2,14 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { requireWindow } from '../../domain/offer-rules.ts';
 import { found } from '../../errors.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Handlers, ok } from '../operation.ts';
 import { requireReferences } from '../products/catalog-references.ts';
 import type { Gift } from './repository.ts';
 
-export const giftHandlers: Pick<Handlers, 'listGifts' | 'createGift' | 'getGiftById' | 'updateGift' | 'deleteGift'> = {
-  async listGifts({ storeId, query }, { repositories }) {
-    return { status: 200, body: ok(await repositories.gifts.listGifts(storeId, query)) };
-  },
+export const giftHandlers = {
+  ...plainHandlers('gifts', 'gift', { listGifts: 'list', getGiftById: 'get', deleteGift: 'delete' }),
 
   async createGift({ storeId, body }, { repositories }) {
     const at = now();
@@ -28,11 +27,6 @@ export const giftHandlers: Pick<Handlers, 'listGifts' | 'createGift' | 'getGiftB
     return { status: 201, body: ok({ gift }) };
   },
 
-  async getGiftById({ storeId, path }, { repositories }) {
-    const gift = found(await repositories.gifts.getGiftById(storeId, path.giftId));
-    return { status: 200, body: ok({ gift }) };
-  },
-
   async updateGift({ storeId, path, body }, { repositories }) {
     const current = found(await repositories.gifts.getGiftById(storeId, path.giftId));
     const gift: Gift = { ...current, ...body, updatedAt: now() };
@@ -41,8 +35,4 @@ export const giftHandlers: Pick<Handlers, 'listGifts' | 'createGift' | 'getGiftB
     await repositories.gifts.updateGift(gift);
     return { status: 200, body: ok({ gift }) };
   },
-
-  async deleteGift({ storeId, path }, { repositories }) {
-    return deleted(await repositories.gifts.deleteGift(storeId, path.giftId));
-  },
-};
+} satisfies Partial<Handlers>;

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { found } from '../../errors.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Handlers, ok } from '../operation.ts';
 import { requireReferences } from '../products/catalog-references.ts';
 import type { Kit } from './repository.ts';
 
 const itemReferences = (items: Kit['items']) =>
   items.map((item, index) => ({ path: `items.${index}.productId`, id: item.productId }));
 
-export const kitHandlers: Pick<Handlers, 'listKits' | 'createKit' | 'getKitById' | 'updateKit' | 'deleteKit'> = {
-  async listKits({ storeId, query }, { repositories }) {
-    return { status: 200, body: ok(await repositories.kits.listKits(storeId, query)) };
-  },
+export const kitHandlers = {
+  ...plainHandlers('kits', 'kit', { listKits: 'list', getKitById: 'get', deleteKit: 'delete' }),
 
   async createKit({ storeId, body }, { repositories }) {
     await requireReferences(repositories, storeId, itemReferences(body.items));
@@ -21,11 +20,6 @@ export const kitHandlers: Pick<Handlers, 'listKits' | 'createKit' | 'getKitById'
     return { status: 201, body: ok({ kit }) };
   },
 
-  async getKitById({ storeId, path }, { repositories }) {
-    const kit = found(await repositories.kits.getKitById(storeId, path.kitId));
-    return { status: 200, body: ok({ kit }) };
-  },
-
   async updateKit({ storeId, path, body }, { repositories }) {
     const current = found(await repositories.kits.getKitById(storeId, path.kitId));
     if (body.items) await requireReferences(repositories, storeId, itemReferences(body.items));
@@ -33,8 +27,4 @@ export const kitHandlers: Pick<Handlers, 'listKits' | 'createKit' | 'getKitById'
     await repositories.kits.updateKit(kit);
     return { status: 200, body: ok({ kit }) };
   },
-
-  async deleteKit({ storeId, path }, { repositories }) {
-    return deleted(await repositories.kits.deleteKit(storeId, path.kitId));
-  },
-};
+} satisfies Partial<Handlers>;

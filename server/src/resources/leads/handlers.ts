@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { found } from '../../errors.ts';
+import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { Lead } from './repository.ts';
 
-export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createLead'> = {
-  async listLeads({ storeId, query }, { repositories }) {
-    const { records, pagination } = await repositories.leads.listLeads(storeId, query);
-    return { status: 200, body: ok({ leads: records, pagination }) };
-  },
-
-  async getLeadById({ storeId, path }, { repositories }) {
-    const lead = found(await repositories.leads.getLeadById(storeId, path.leadId));
-    return { status: 200, body: ok({ lead }) };
-  },
+export const leadHandlers = {
+  ...plainHandlers('leads', 'lead', { listLeads: 'list', getLeadById: 'get' }),
 
   async createLead({ path, body }, { repositories, events }) {
     const store = found(await repositories.stores.find(path.storeId.toLowerCase()));
@@ -33,4 +26,4 @@ export const leadHandlers: Pick<Handlers, 'listLeads' | 'getLeadById' | 'createL
     await events.emit(store.id, 'LEAD_CREATED', { lead });
     return { status: 201, body: ok({ lead }) };
   },
-};
+} satisfies Partial<Handlers>;

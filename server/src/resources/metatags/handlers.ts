@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { found } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Handlers, ok } from '../operation.ts';
 import type { Metatag } from './repository.ts';
 
 /** `ALL` means every page and is not combined with other pages. */
@@ -12,13 +13,8 @@ function checkPages(pages: Metatag['pages']): void {
   }
 }
 
-export const metatagHandlers: Pick<
-  Handlers,
-  'listMetatags' | 'createMetatag' | 'getMetatagById' | 'updateMetatag' | 'deleteMetatag'
-> = {
-  async listMetatags({ storeId, query }, { repositories }) {
-    return { status: 200, body: ok(await repositories.metatags.listMetatags(storeId, query)) };
-  },
+export const metatagHandlers = {
+  ...plainHandlers('metatags', 'metatag', { listMetatags: 'list', getMetatagById: 'get', deleteMetatag: 'delete' }),
 
   async createMetatag({ storeId, body }, { repositories }) {
     checkPages(body.pages);
@@ -28,11 +24,6 @@ export const metatagHandlers: Pick<
     return { status: 201, body: ok({ metatag }) };
   },
 
-  async getMetatagById({ storeId, path }, { repositories }) {
-    const metatag = found(await repositories.metatags.getMetatagById(storeId, path.metatagId));
-    return { status: 200, body: ok({ metatag }) };
-  },
-
   async updateMetatag({ storeId, path, body }, { repositories }) {
     const current = found(await repositories.metatags.getMetatagById(storeId, path.metatagId));
     if (body.pages) checkPages(body.pages);
@@ -40,8 +31,4 @@ export const metatagHandlers: Pick<
     await repositories.metatags.updateMetatag(metatag);
     return { status: 200, body: ok({ metatag }) };
   },
-
-  async deleteMetatag({ storeId, path }, { repositories }) {
-    return deleted(await repositories.metatags.deleteMetatag(storeId, path.metatagId));
-  },
-};
+} satisfies Partial<Handlers>;

@@ -5,7 +5,8 @@ import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules
 import { discountedPrice } from '../../domain/pricing.ts';
 import { detail, found, referenceNotFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
-import { type Deps, deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Deps, type Handlers, ok } from '../operation.ts';
 import { referencesAt, requireReferences } from '../products/catalog-references.ts';
 import type { OrderBump } from './repository.ts';
 
@@ -65,13 +66,12 @@ async function priceFromCatalog(
   };
 }
 
-export const orderBumpHandlers: Pick<
-  Handlers,
-  'listOrderBumps' | 'createOrderBump' | 'getOrderBumpById' | 'updateOrderBump' | 'deleteOrderBump'
-> = {
-  async listOrderBumps({ storeId, query }, { repositories }) {
-    return { status: 200, body: ok(await repositories.orderBumps.listOrderBumps(storeId, query)) };
-  },
+export const orderBumpHandlers = {
+  ...plainHandlers('orderBumps', 'orderBump', {
+    listOrderBumps: 'list',
+    getOrderBumpById: 'get',
+    deleteOrderBump: 'delete',
+  }),
 
   async createOrderBump({ storeId, body }, deps) {
     const at = now();
@@ -106,11 +106,6 @@ export const orderBumpHandlers: Pick<
     return { status: 201, body: ok({ orderBump }) };
   },
 
-  async getOrderBumpById({ storeId, path }, { repositories }) {
-    const orderBump = found(await repositories.orderBumps.getOrderBumpById(storeId, path.orderBumpId));
-    return { status: 200, body: ok({ orderBump }) };
-  },
-
   async updateOrderBump({ storeId, path, body }, deps) {
     const current = found(await deps.repositories.orderBumps.getOrderBumpById(storeId, path.orderBumpId));
     const productChanged = body.productId !== undefined && body.productId !== current.productId;
@@ -130,8 +125,4 @@ export const orderBumpHandlers: Pick<
     await deps.repositories.orderBumps.updateOrderBump(orderBump);
     return { status: 200, body: ok({ orderBump }) };
   },
-
-  async deleteOrderBump({ storeId, path }, { repositories }) {
-    return deleted(await repositories.orderBumps.deleteOrderBump(storeId, path.orderBumpId));
-  },
-};
+} satisfies Partial<Handlers>;

@@ -22,25 +22,20 @@ export function orderBumpsRepository(db: Kysely<Database>) {
     standalone_settings: nullableJson<NonNullable<OrderBump['standaloneSettings']>>(),
   });
   return {
-    createOrderBump: orderBumps.insert,
-    getOrderBumpById: orderBumps.find,
-    updateOrderBump: orderBumps.replace,
-    deleteOrderBump: orderBumps.delete,
+    ...orderBumps.operations({
+      createOrderBump: 'insert',
+      getOrderBumpById: 'find',
+      updateOrderBump: 'replace',
+      deleteOrderBump: 'delete',
+    }),
     /** Ordered as the checkout shows them: position, then display order, then the newest first. */
-    async listOrderBumps(storeId: string, query: ListOrderBumpsQuery) {
-      const { status } = query;
-      const { records, pagination } = await orderBumps.page(
-        storeId,
-        query,
-        (rows) => (status ? rows.where('status', '=', status) : rows),
-        [
-          ['position', 'asc'],
-          ['display_order', 'asc'],
-          ['created_at', 'desc'],
-          ['id', 'asc'],
-        ],
-      );
-      return { orderBumps: records, pagination };
-    },
+    listOrderBumps: orderBumps.list('orderBumps', (q: ListOrderBumpsQuery) => ({ status: q.status }), {
+      order: [
+        ['position', 'asc'],
+        ['display_order', 'asc'],
+        ['created_at', 'desc'],
+        ['id', 'asc'],
+      ],
+    }),
   };
 }

@@ -99,16 +99,7 @@ async function orderItems(
   });
 }
 
-export const orderHandlers: Pick<
-  Handlers,
-  | 'listOrders'
-  | 'getOrderById'
-  | 'getOrderStatus'
-  | 'changeOrderStatus'
-  | 'listOrderTrackingEvents'
-  | 'createOrder'
-  | 'createTrackingEvent'
-> = {
+export const orderHandlers = {
   async listOrders({ storeId, query }, { repositories }) {
     return { status: 200, body: ok(await repositories.orders.listOrders(storeId, query)) };
   },
@@ -266,4 +257,4 @@ export const orderHandlers: Pick<
     );
     return { status: 201, body: ok({ event }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -1,25 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { duplicateAs, found } from '../../errors.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Handlers, ok } from '../operation.ts';
 import type { PaymentDiscount } from './repository.ts';
 
 // The UNIQUE (store_id, payment_method) constraint decides, so concurrent creates for one method leave exactly one.
 const methodTaken = (discount: PaymentDiscount) =>
   ['paymentMethod', `já existe um desconto para ${discount.paymentMethod} nesta loja`] as const;
 
-export const paymentDiscountHandlers: Pick<
-  Handlers,
-  | 'listPaymentDiscounts'
-  | 'createPaymentDiscount'
-  | 'getPaymentDiscountById'
-  | 'updatePaymentDiscount'
-  | 'deletePaymentDiscount'
-> = {
-  async listPaymentDiscounts({ storeId, query }, { repositories }) {
-    const { records, pagination } = await repositories.paymentDiscounts.listPaymentDiscounts(storeId, query);
-    return { status: 200, body: ok({ paymentDiscounts: records, pagination }) };
-  },
+export const paymentDiscountHandlers = {
+  ...plainHandlers('paymentDiscounts', 'paymentDiscount', {
+    listPaymentDiscounts: 'list',
+    getPaymentDiscountById: 'get',
+    deletePaymentDiscount: 'delete',
+  }),
 
   async createPaymentDiscount({ storeId, body }, { repositories }) {
     const at = now();
@@ -31,13 +26,6 @@ export const paymentDiscountHandlers: Pick<
     return { status: 201, body: ok({ paymentDiscount }) };
   },
 
-  async getPaymentDiscountById({ storeId, path }, { repositories }) {
-    const paymentDiscount = found(
-      await repositories.paymentDiscounts.getPaymentDiscountById(storeId, path.paymentDiscountId),
-    );
-    return { status: 200, body: ok({ paymentDiscount }) };
-  },
-
   async updatePaymentDiscount({ storeId, path, body }, { repositories }) {
     const current = found(await repositories.paymentDiscounts.getPaymentDiscountById(storeId, path.paymentDiscountId));
     const paymentDiscount: PaymentDiscount = { ...current, ...body, updatedAt: now() };
@@ -47,8 +35,4 @@ export const paymentDiscountHandlers: Pick<
     );
     return { status: 200, body: ok({ paymentDiscount }) };
   },
-
-  async deletePaymentDiscount({ storeId, path }, { repositories }) {
-    return deleted(await repositories.paymentDiscounts.deletePaymentDiscount(storeId, path.paymentDiscountId));
-  },
-};
+} satisfies Partial<Handlers>;

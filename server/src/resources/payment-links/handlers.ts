@@ -81,7 +81,7 @@ function couponRefusal(coupon: Coupon | undefined, subtotalCents: number, at: st
   return null;
 }
 
-export const checkoutHandlers: Pick<Handlers, 'createPaymentLink' | 'getPaymentLinkById'> = {
+export const checkoutHandlers = {
   async createPaymentLink({ storeId, body }, deps) {
     const { repositories } = deps;
     const customer = body.customer ?? null;
@@ -130,4 +130,4 @@ export const checkoutHandlers: Pick<Handlers, 'createPaymentLink' | 'getPaymentL
     const record = found(await repositories.paymentLinks.getPaymentLinkById(storeId, path.paymentLinkId));
     return { status: 200, body: ok({ paymentLink: linkOf(record) }) };
   },
-};
+} satisfies Partial<Handlers>;

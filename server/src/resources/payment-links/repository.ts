@@ -21,7 +21,6 @@ export type PaymentLinkRecord = StoredOf<'payment_links', typeof columns>;
 export function paymentLinksRepository(db: Kysely<Database>) {
   const links = storeTable(db, 'payment_links', columns);
   return {
-    createPaymentLink: links.insert,
-    getPaymentLinkById: links.find,
+    ...links.operations({ createPaymentLink: 'insert', getPaymentLinkById: 'find' }),
   };
 }

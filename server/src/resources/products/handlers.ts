@@ -55,10 +55,7 @@ function newProduct(storeId: string, currency: string, body: ProductCreate): Pro
   };
 }
 
-export const productHandlers: Pick<
-  Handlers,
-  'listProducts' | 'createProduct' | 'getProductById' | 'updateProduct' | 'deleteProduct'
-> = {
+export const productHandlers = {
   async listProducts({ storeId, query }, { repositories }) {
     const { products, pagination } = await repositories.products.listProducts(storeId, query, query);
     return { status: 200, body: ok({ products: products.map(productOf), pagination }) };
@@ -105,4 +102,4 @@ export const productHandlers: Pick<
     await events.emit(storeId, 'PRODUCT_DELETED', { product: productOf(product) });
     return { status: 204, body: undefined };
   },
-};
+} satisfies Partial<Handlers>;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { type Handlers, ok } from '../operation.ts';
 
-export const storeHandlers: Pick<Handlers, 'createStore'> = {
+export const storeHandlers = {
   async createStore({ body }, { repositories }) {
     const store = await repositories.stores.createStore({
       id: randomUUID(),
@@ -12,4 +12,4 @@ export const storeHandlers: Pick<Handlers, 'createStore'> = {
     });
     return { status: 201, body: ok({ store }) };
   },
-};
+} satisfies Partial<Handlers>;

@@ -4,7 +4,8 @@ import { SMS_MAX_LENGTH } from '../../domain/automation-chain.ts';
 import { now } from '../../domain/clock.ts';
 import { found } from '../../errors.ts';
 import { type RuleIssue, rejectRules, ruleViolation } from '../../rules.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Handlers, ok } from '../operation.ts';
 import type { Template } from './repository.ts';
 
 type TemplateFields = Pick<Template, 'subject' | 'remetente_nome' | 'remetente_email' | 'body' | 'html' | 'message'>;
@@ -73,14 +74,12 @@ const EMPTY: TemplateFields = {
   message: null,
 };
 
-export const templateHandlers: Pick<
-  Handlers,
-  'listTemplates' | 'createTemplate' | 'getTemplateById' | 'updateTemplate' | 'deleteTemplate'
-> = {
-  async listTemplates({ storeId, query }, { repositories }) {
-    const { records, pagination } = await repositories.templates.listTemplates(storeId, query);
-    return { status: 200, body: ok({ templates: records, pagination }) };
-  },
+export const templateHandlers = {
+  ...plainHandlers('templates', 'template', {
+    listTemplates: 'list',
+    getTemplateById: 'get',
+    deleteTemplate: 'delete',
+  }),
 
   async createTemplate({ storeId, body }, { repositories }) {
     const fields = fieldsFor(body.channel, body, EMPTY);
@@ -99,11 +98,6 @@ export const templateHandlers: Pick<
     return { status: 201, body: ok({ template }) };
   },
 
-  async getTemplateById({ storeId, path }, { repositories }) {
-    const template = found(await repositories.templates.getTemplateById(storeId, path.templateId));
-    return { status: 200, body: ok({ template }) };
-  },
-
   async updateTemplate({ storeId, path, body }, { repositories }) {
     const current = found(await repositories.templates.getTemplateById(storeId, path.templateId));
     const fields = fieldsFor(current.channel, body, current);
@@ -112,8 +106,4 @@ export const templateHandlers: Pick<
     await repositories.templates.updateTemplate(template);
     return { status: 200, body: ok({ template }) };
   },
-
-  async deleteTemplate({ storeId, path }, { repositories }) {
-    return deleted(await repositories.templates.deleteTemplate(storeId, path.templateId));
-  },
-};
+} satisfies Partial<Handlers>;

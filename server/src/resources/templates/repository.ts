@@ -9,12 +9,13 @@ type ListTemplatesQuery = NonNullable<operations['listTemplates']['parameters'][
 export function templatesRepository(db: Kysely<Database>) {
   const templates = storeTable(db, 'message_templates', {}, { snakeCaseFields: ['remetente_nome', 'remetente_email'] });
   return {
-    createTemplate: templates.insert,
-    getTemplateById: templates.find,
-    updateTemplate: templates.replace,
-    deleteTemplate: templates.delete,
-    listTemplates: (storeId: string, query: ListTemplatesQuery) =>
-      templates.page(storeId, query, (rows) => (query.channel ? rows.where('channel', '=', query.channel) : rows)),
+    ...templates.operations({
+      createTemplate: 'insert',
+      getTemplateById: 'find',
+      updateTemplate: 'replace',
+      deleteTemplate: 'delete',
+    }),
+    listTemplates: templates.list('templates', (q: ListTemplatesQuery) => ({ channel: q.channel })),
 
     /** The store's templates among `ids` (the automation checks look them up in one query). */
     async findMany(storeId: string, ids: readonly string[]): Promise<Map<string, Template>> {

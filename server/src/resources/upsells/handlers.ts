@@ -2,17 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { requirePercentAtMost100 } from '../../domain/offer-rules.ts';
 import { found } from '../../errors.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Handlers, ok } from '../operation.ts';
 import { referencesAt, requireReferences } from '../products/catalog-references.ts';
 import type { Upsell } from './repository.ts';
 
-export const upsellHandlers: Pick<
-  Handlers,
-  'listUpsells' | 'createUpsell' | 'getUpsellById' | 'updateUpsell' | 'deleteUpsell'
-> = {
-  async listUpsells({ storeId, query }, { repositories }) {
-    return { status: 200, body: ok(await repositories.upsells.listUpsells(storeId, query)) };
-  },
+export const upsellHandlers = {
+  ...plainHandlers('upsells', 'upsell', { listUpsells: 'list', getUpsellById: 'get', deleteUpsell: 'delete' }),
 
   async createUpsell({ storeId, body }, { repositories }) {
     const at = now();
@@ -26,11 +22,6 @@ export const upsellHandlers: Pick<
     return { status: 201, body: ok({ upsell }) };
   },
 
-  async getUpsellById({ storeId, path }, { repositories }) {
-    const upsell = found(await repositories.upsells.getUpsellById(storeId, path.upsellId));
-    return { status: 200, body: ok({ upsell }) };
-  },
-
   async updateUpsell({ storeId, path, body }, { repositories }) {
     const current = found(await repositories.upsells.getUpsellById(storeId, path.upsellId));
     const upsell: Upsell = { ...current, ...body, updatedAt: now() };
@@ -42,8 +33,4 @@ export const upsellHandlers: Pick<
     await repositories.upsells.updateUpsell(upsell);
     return { status: 200, body: ok({ upsell }) };
   },
-
-  async deleteUpsell({ storeId, path }, { repositories }) {
-    return deleted(await repositories.upsells.deleteUpsell(storeId, path.upsellId));
-  },
-};
+} satisfies Partial<Handlers>;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, json, money } from '../../db/column-codecs.ts';
-import { filtered, storeTable } from '../../db/store-table.ts';
+import { storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
 export type Upsell = components['schemas']['Upsell'];
@@ -14,19 +14,16 @@ export function upsellsRepository(db: Kysely<Database>) {
     active: flag,
   });
   return {
-    createUpsell: upsells.insert,
-    getUpsellById: upsells.find,
-    updateUpsell: upsells.replace,
-    deleteUpsell: upsells.delete,
+    ...upsells.operations({
+      createUpsell: 'insert',
+      getUpsellById: 'find',
+      updateUpsell: 'replace',
+      deleteUpsell: 'delete',
+    }),
     /** `search` matches the name or the title. */
-    async listUpsells(storeId: string, query: ListUpsellsQuery) {
-      const { records, pagination } = await upsells.page(
-        storeId,
-        query,
-        (rows) => filtered(rows, { active: query.active }, { text: query.search, searchIn: ['name', 'title'] }),
-        'asc',
-      );
-      return { upsells: records, pagination };
-    },
+    listUpsells: upsells.list('upsells', (q: ListUpsellsQuery) => ({ active: q.active }), {
+      searchIn: ['name', 'title'],
+      order: 'asc',
+    }),
   };
 }

@@ -4,7 +4,7 @@ import { found } from '../../errors.ts';
 import { type Handlers, ok } from '../operation.ts';
 
 /** The admin API adds variants to any store's product; the product's own store keeps them. */
-export const variantHandlers: Pick<Handlers, 'createVariant'> = {
+export const variantHandlers = {
   async createVariant({ path, body }, { repositories }) {
     const owner = found(await repositories.products.productOwnerStore(path.productId));
     const product = found(await repositories.products.getProductById(owner, path.productId));
@@ -19,4 +19,4 @@ export const variantHandlers: Pick<Handlers, 'createVariant'> = {
     await repositories.products.createVariant(owner, product.id, variant, now());
     return { status: 201, body: ok({ variant }) };
   },
-};
+} satisfies Partial<Handlers>;

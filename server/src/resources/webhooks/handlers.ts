@@ -3,7 +3,8 @@ import { now } from '../../domain/clock.ts';
 import { type NetworkPolicy, webhookUrlProblem } from '../../domain/ssrf-guard.ts';
 import { ApiError, found, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
-import { deleted, type Handlers, ok } from '../operation.ts';
+import { plainHandlers } from '../crud-handlers.ts';
+import { type Handlers, ok } from '../operation.ts';
 import { type WebhookRecord, webhookOf } from './repository.ts';
 
 /** The contract's per-store cap on webhooks (createWebhook, 409 RESOURCE_LIMIT_REACHED). */
@@ -15,16 +16,9 @@ function requireSafeUrl(url: string | undefined, network: NetworkPolicy): void {
   if (problem) throw ruleError(ruleViolation('webhook-url-public', 'url', problem));
 }
 
-export const webhookHandlers: Pick<
-  Handlers,
-  | 'listWebhooks'
-  | 'createWebhook'
-  | 'getWebhookById'
-  | 'updateWebhook'
-  | 'deleteWebhook'
-  | 'listWebhookDeliveries'
-  | 'redeliverWebhookDelivery'
-> = {
+export const webhookHandlers = {
+  ...plainHandlers('webhooks', 'webhook', { deleteWebhook: 'delete' }),
+
   async listWebhooks({ storeId, query }, { repositories }) {
     const filters = { active: query.active, events: query.events };
     const { webhooks, pagination } = await repositories.webhooks.listWebhooks(storeId, filters, query);
@@ -70,10 +64,6 @@ export const webhookHandlers: Pick<
     return { status: 200, body: ok({ webhook: webhookOf(updated) }) };
   },
 
-  async deleteWebhook({ storeId, path }, { repositories }) {
-    return deleted(await repositories.webhooks.deleteWebhook(storeId, path.webhookId));
-  },
-
   async listWebhookDeliveries({ storeId, path, query }, { repositories }) {
     if (!(await repositories.webhooks.getWebhookById(storeId, path.webhookId))) throw notFound();
     const page = await repositories.webhookDeliveries.listWebhookDeliveries(storeId, path.webhookId, query);
@@ -90,4 +80,4 @@ export const webhookHandlers: Pick<
     if (!delivery) throw notFound();
     return { status: 202, body: ok({ delivery }) };
   },
-};
+} satisfies Partial<Handlers>;
