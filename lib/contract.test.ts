@@ -1,6 +1,18 @@
 // The shared reader on openapi.yaml and on small inline documents: what each caller relies on.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bearerFormatExample, bearerFormatPattern, ContractDocument, type JsonObject } from './contract.ts';
+import { parse } from 'yaml';
+import {
+  bearerFormatExample,
+  bearerFormatPattern,
+  CONTRACT_PATH,
+  ContractDocument,
+  type JsonObject,
+  parsedCopy,
+  sha256,
+} from './contract.ts';
 
 const tiny: JsonObject = {
   security: [{ ApiKeyAuth: [] }],
@@ -87,5 +99,24 @@ describe('bearerFormatPattern', () => {
     const pattern = bearerFormatPattern(given);
     for (const value of accepts) expect(pattern.test(value), value).toBe(true);
     for (const value of refuses) expect(pattern.test(value), value).toBe(false);
+  });
+});
+
+describe('the generated parse of openapi.yaml', () => {
+  const text = readFileSync(CONTRACT_PATH, 'utf8');
+
+  it('is what parsing openapi.yaml gives, and what ContractDocument.load reads', () => {
+    const parsed = parse(text) as JsonObject;
+    expect(parsedCopy(text)).toEqual(parsed);
+    expect(ContractDocument.load().doc).toEqual(parsed);
+  });
+
+  it('is not used for another text: an edited contract not yet regenerated is parsed from its YAML', () => {
+    const copy = path.join(mkdtempSync(path.join(tmpdir(), 'contract-')), 'openapi.json');
+    writeFileSync(copy, JSON.stringify({ sourceSha256: sha256(text), contract: { openapi: '3.1.0' } }));
+    expect(parsedCopy(text, copy)).toEqual({ openapi: '3.1.0' });
+    expect(parsedCopy(`${text}\n# edited`, copy)).toBeUndefined();
+    writeFileSync(copy, 'not json');
+    expect(parsedCopy(text, copy)).toBeUndefined();
   });
 });

@@ -2,6 +2,8 @@
 //   generated/openapi.ts       as the server sees a request once validated: a property with a schema default is
 //                              present (the validator filled it), so handlers never restate a default
 //   generated/openapi-wire.ts  as a client sends it: a property with a default may be left out (the client package)
+// and generated/openapi.json, the contract already parsed (with the SHA-256 of the openapi.yaml it came from), so
+// that the server starts without parsing 11,000 lines of YAML (lib/contract.ts falls back to the YAML when stale)
 //   node scripts/generate/generate.ts           write both
 //   node scripts/generate/generate.ts --check   regenerate in memory (and to a temp file)
 //                                               and fail if generated/ is stale
@@ -11,6 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { parse } from 'yaml';
+import { CONTRACT_PATH, PARSED_CONTRACT_PATH, sha256 } from '../../lib/contract.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SPEC = path.resolve(ROOT, process.env.OPENAPI_SPEC ?? 'openapi.yaml');
@@ -41,9 +45,15 @@ export async function render(specPath: string, view: 'validated' | 'wire' = 'val
   return HEADER + astToString(ast);
 }
 
+/** openapi.yaml parsed, as lib/contract.ts reads it back (`parsedContractFile`). */
+async function parsedContract(specPath: string): Promise<string> {
+  const text = await readFile(specPath, 'utf8');
+  return `${JSON.stringify({ sourceSha256: sha256(text), contract: parse(text) })}\n`;
+}
+
 /** Writes one view, or with `check` reports whether the committed file is what the contract generates. */
-async function generate(output: string, view: 'validated' | 'wire', check: boolean): Promise<void> {
-  const fresh = await render(SPEC, view);
+async function generate(output: string, view: 'validated' | 'wire' | 'json', check: boolean): Promise<void> {
+  const fresh = view === 'json' ? await parsedContract(SPEC) : await render(SPEC, view);
   const relOut = path.relative(ROOT, output);
   if (!check) {
     await mkdir(path.dirname(output), { recursive: true });
@@ -70,3 +80,4 @@ async function generate(output: string, view: 'validated' | 'wire', check: boole
 const check = process.argv.includes('--check');
 await generate(OUTPUT, 'validated', check);
 await generate(WIRE_OUTPUT, 'wire', check);
+if (SPEC === CONTRACT_PATH) await generate(PARSED_CONTRACT_PATH, 'json', check);

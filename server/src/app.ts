@@ -1,9 +1,10 @@
 import express, { type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import type { OpenApiValidatorOpts as OpenApiValidatorOptions } from 'express-openapi-validator/dist/framework/types.js';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { CONTRACT_PATH } from './contract.ts';
+import { loadContract } from './contract.ts';
 import type { Store } from './db/database.ts';
 import { outboxEvents } from './domain/outbox-events.ts';
 import { type NetworkPolicy, webhookSender } from './domain/ssrf-guard.ts';
@@ -67,7 +68,9 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
 
   compileOperationLookup();
   const validator = OpenApiValidator.middleware({
-    apiSpec: CONTRACT_PATH,
+    // The parsed document (lib/contract.ts reads the generated parse), not the path: the validator would parse
+    // the YAML again. It takes its own copy.
+    apiSpec: loadContract() as unknown as OpenApiValidatorOptions['apiSpec'],
     // The contract says undeclared query parameters are ignored (info: Query strings).
     validateRequests: { allowUnknownQueryParameters: true, allErrors: true },
     validateResponses: config.validateResponses,
