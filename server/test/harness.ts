@@ -116,31 +116,6 @@ export async function startServer({
   };
 }
 
-export interface Response<T = unknown> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
-
-/** A plain HTTP call; the body is parsed when there is one. */
-// biome-ignore lint/suspicious/noExplicitAny: tests read bodies field by field; the server itself validates every response against the contract
-export async function call<T = any>(
-  baseUrl: string,
-  method: string,
-  urlPath: string,
-  options: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
-): Promise<Response<T>> {
-  const headers: Record<string, string> = { ...options.headers };
-  let body: string | undefined = options.rawBody;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const response = await fetch(baseUrl + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
-}
-
 export interface RawResponse {
   status: number;
   headers: Headers;
