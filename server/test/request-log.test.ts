@@ -8,6 +8,7 @@ import {
   adminHeaders,
   createTenant,
   engines,
+  type RawResponse,
   rawRequest,
   startServer,
   type Tenant,
@@ -19,8 +20,9 @@ const PARTNER_TOKEN = 'partner-token-never-logged-4567';
 const URL_PASSWORD = 'hunter2-never-logged';
 type WebhookCreate = components['schemas']['WebhookCreate'];
 
-/** The status a request was answered with, typed client or not. */
-const statusOf = async (sent: Promise<{ response: Response }>) => (await sent).response.status;
+/** The status of an answer, from the typed client or from rawRequest. */
+const statusOf = (answer: { response: Response } | RawResponse) =>
+  'response' in answer ? answer.response.status : answer.status;
 
 /** A second API key and a checkout key on the tenant's store: secrets the log must not carry either. */
 async function moreSecrets(server: TestServer, { storeId }: Tenant) {
@@ -39,74 +41,60 @@ function requestsWithSecrets(server: TestServer, tenant: Tenant, checkoutKey: st
   const api = clientOf(server, tenant);
   /** A client sending exactly these headers. */
   const as = (headers: Record<string, string>) => clientOf(server, { ...tenant, headers });
-  const requests: [string, () => Promise<number>, number][] = [
+  const webhook = (fields: Pick<WebhookCreate, 'url'> & Partial<WebhookCreate>) =>
+    withoutDefaults<WebhookCreate>({ name: 'ERP', events: ['ORDER_PAID'], ...fields });
+  const requests: [string, () => Promise<{ response: Response } | RawResponse>, number][] = [
     // Undeclared query parameters are ignored (200), and still never reach the log.
     [
       'listProducts with undeclared apiKey and token parameters',
-      () => statusOf(api.GET('/api/v1/products', { querySerializer: () => `apiKey=${apiKey}&token=${PARTNER_TOKEN}` })),
+      () => api.GET('/api/v1/products', { querySerializer: () => `apiKey=${apiKey}&token=${PARTNER_TOKEN}` }),
       200,
     ],
-    ['listProducts', () => statusOf(api.GET('/api/v1/products', { params: { query: { limit: 5 } } })), 200],
+    ['listProducts', () => api.GET('/api/v1/products', { params: { query: { limit: 5 } } }), 200],
     [
       'getProductById with the key as id',
-      () => statusOf(api.GET('/api/v1/products/{productId}', { params: { path: { productId: apiKey } } })),
+      () => api.GET('/api/v1/products/{productId}', { params: { path: { productId: apiKey } } }),
       400,
     ],
-    ['a path of no operation', async () => (await rawRequest(server.baseUrl, 'GET', `/api/v1/${apiKey}`)).status, 404],
+    ['a path of no operation', () => rawRequest(server.baseUrl, 'GET', `/api/v1/${apiKey}`), 404],
     [
       'createWebhook with a secret and a partner header',
       () =>
-        statusOf(
-          api.POST('/api/v1/webhooks', {
-            body: withoutDefaults<WebhookCreate>({
-              name: 'ERP',
-              url: 'https://hooks.example.com/erp',
-              events: ['ORDER_PAID'],
-              secret: WEBHOOK_SECRET,
-              headers: { Authorization: `Bearer ${PARTNER_TOKEN}` },
-            }),
+        api.POST('/api/v1/webhooks', {
+          body: webhook({
+            url: 'https://hooks.example.com/erp',
+            secret: WEBHOOK_SECRET,
+            headers: { Authorization: `Bearer ${PARTNER_TOKEN}` },
           }),
-        ),
+        }),
       201,
     ],
     [
       'createWebhook with a password in the URL',
       () =>
-        statusOf(
-          api.POST('/api/v1/webhooks', {
-            body: withoutDefaults<WebhookCreate>({
-              name: 'ERP',
-              url: `https://erp:${URL_PASSWORD}@hooks.example.com/erp`,
-              events: ['ORDER_PAID'],
-            }),
-          }),
-        ),
+        api.POST('/api/v1/webhooks', { body: webhook({ url: `https://erp:${URL_PASSWORD}@hooks.example.com/erp` }) }),
       400,
     ],
     [
       'listProducts with a partner token',
-      () => statusOf(as({ authorization: `Bearer ${PARTNER_TOKEN}`, 'x-store-id': storeId }).GET('/api/v1/products')),
+      () => as({ authorization: `Bearer ${PARTNER_TOKEN}`, 'x-store-id': storeId }).GET('/api/v1/products'),
       401,
     ],
     [
       'createStore with a partner token',
       () =>
-        statusOf(
-          as({ authorization: `Bearer ${PARTNER_TOKEN}` }).POST('/admin/stores', {
-            body: withoutDefaults<components['schemas']['StoreCreate']>({ name: 'Loja' }),
-          }),
-        ),
+        as({ authorization: `Bearer ${PARTNER_TOKEN}` }).POST('/admin/stores', {
+          body: withoutDefaults<components['schemas']['StoreCreate']>({ name: 'Loja' }),
+        }),
       401,
     ],
     [
       'getPaymentLink with the checkout key in the query',
       () =>
-        statusOf(
-          as({ 'x-api-key': checkoutKey }).GET('/checkout/payment-links/{paymentLinkId}', {
-            params: { path: { paymentLinkId: storeId } },
-            querySerializer: () => `key=${checkoutKey}`,
-          }),
-        ),
+        as({ 'x-api-key': checkoutKey }).GET('/checkout/payment-links/{paymentLinkId}', {
+          params: { path: { paymentLinkId: storeId } },
+          querySerializer: () => `key=${checkoutKey}`,
+        }),
       404,
     ],
   ];
@@ -136,7 +124,7 @@ describe.each(engines)('the access log on %s', (engine) => {
     const { shownOnce, checkoutKey } = await moreSecrets(server, tenant);
     lines.length = 0;
     const requests = requestsWithSecrets(server, tenant, checkoutKey);
-    for (const [what, send, status] of requests) expect(await send(), what).toBe(status);
+    for (const [what, send, status] of requests) expect(statusOf(await send()), what).toBe(status);
 
     const access = lines
       .map((line) => JSON.parse(line) as Record<string, unknown>)
