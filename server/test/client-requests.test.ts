@@ -2,10 +2,14 @@
 // way common clients write them (axios, URLSearchParams, curl --data-urlencode, Python's urlencode, by hand), goes
 // to the mock (`npm run mock`) and to the server; for every stateless case both accept or both refuse, and the
 // table says which. Stateful rules (a stored product's image, catalog prices) are out of a stateless mock's reach.
+
+import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components, paths } from '../../generated/openapi.ts';
 import { bearerFormatExample, readContract } from '../../lib/contract.ts';
 import { type MockServer, startMock } from '../../scripts/mock/mock.ts';
-import { adminHeaders, call, createTenant, startServer, type Tenant, type TestServer } from './harness.ts';
+import { clientOf, withoutDefaults } from './fixture.ts';
+import { adminHeaders, createTenant, rawRequest, startServer, type Tenant, type TestServer } from './harness.ts';
 
 interface Case {
   name: string;
@@ -121,17 +125,16 @@ describe('the mock and the server agree on which requests they accept', () => {
   beforeAll(async () => {
     [mock, server] = await Promise.all([startMock({ port: 0 }), startServer({ engine: 'sqlite' })]);
     tenant = await createTenant(server);
-    const created = await call(server.baseUrl, 'POST', '/api/v1/products', {
-      headers: tenant.headers,
-      body: {
+    const created = await clientOf(server, tenant).POST('/api/v1/products', {
+      body: withoutDefaults<components['schemas']['ProductCreate']>({
         name: 'Camiseta Básica',
         type: 'DIGITAL',
         price: 79.9,
         media: { images: ['https://cdn.example.com/c.jpg'] },
-      },
+      }),
     });
-    if (created.status !== 201) throw new Error(`createProduct answered ${created.status}`);
-    productId = created.body.data.product.id;
+    if (!created.data) throw new Error(`createProduct answered ${created.response.status}`);
+    productId = created.data.data.product.id;
   }, 60_000);
   afterAll(async () => {
     await Promise.all([mock?.close(), server?.close()]);
@@ -142,7 +145,9 @@ describe('the mock and the server agree on which requests they accept', () => {
     if (given.scheme) headers.authorization = headers.authorization?.replace(/^Bearer/, given.scheme) ?? '';
     if (given.upperStoreId) headers['x-store-id'] = headers['x-store-id']?.toUpperCase() ?? '';
     const url = given.url.replace('{PRODUCT}', productId.toUpperCase());
-    return call(baseUrl, given.method ?? 'GET', url, { headers, ...(given.body ? { body: given.body } : {}) });
+    if (given.body === undefined) return rawRequest(baseUrl, given.method ?? 'GET', url, { headers });
+    headers['content-type'] = 'application/json';
+    return rawRequest(baseUrl, given.method ?? 'GET', url, { headers, body: JSON.stringify(given.body) });
   };
 
   const verdict = (status: number) => (status < 400 ? 'accepted' : 'refused');
@@ -171,9 +176,12 @@ describe('the mock and the server agree on which requests they accept', () => {
     },
   );
 
-  it('keeps the admin token scheme case-insensitive too', async () => {
+  it('createStore keeps the admin token scheme case-insensitive too', async () => {
     const headers = { authorization: adminHeaders(server).authorization.replace('Bearer', 'bearer') };
-    const store = await call(server.baseUrl, 'POST', '/admin/stores', { headers, body: { name: 'Loja B' } });
-    expect(store.status).toBe(201);
+    const admin = createClient<paths>({ baseUrl: server.baseUrl, headers });
+    const store = await admin.POST('/admin/stores', {
+      body: withoutDefaults<components['schemas']['StoreCreate']>({ name: 'Loja B' }),
+    });
+    expect(store.response.status).toBe(201);
   });
 });

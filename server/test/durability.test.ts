@@ -6,20 +6,21 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import createClient from 'openapi-fetch';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../src/db/database.ts';
-import { CHILD_ADMIN_TOKEN as ADMIN_TOKEN, REPO_ROOT, spawnServer } from './child-server.ts';
-import { call, createTenant, engines, startServer, TEST_DATABASE_URL } from './harness.ts';
+import type { components, paths } from '../../generated/openapi.ts';
+import { type Engine, openStore } from '../src/db/database.ts';
+import { CHILD_ADMIN_TOKEN as ADMIN_TOKEN, type Child, REPO_ROOT, spawnServer } from './child-server.ts';
+import { clientOf, withoutDefaults } from './fixture.ts';
+import { createTenant, engines, startServer, TEST_DATABASE_URL } from './harness.ts';
 
-// Each test starts servers whose first requests compile the contract's validators: seconds, not milliseconds.
-describe.each(engines)('durability on %s', { timeout: 60_000 }, (engine) => {
+type ProductCreate = components['schemas']['ProductCreate'];
+const product = withoutDefaults<ProductCreate>;
+
+/** The environment of server processes sharing one new location (removed after the suite). */
+function childLocation(engine: Engine): Record<string, string> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-durable-'));
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const storeEnv: Record<string, string> =
-    engine === 'postgres'
-      ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, DATA_DIR: dataDir }
-      : { DATA_DIR: dataDir };
-
   afterAll(async () => {
     if (engine === 'postgres') {
       const store = openStore({ dataDir, databaseUrl: TEST_DATABASE_URL });
@@ -28,193 +29,130 @@ describe.each(engines)('durability on %s', { timeout: 60_000 }, (engine) => {
     }
     rmSync(dataDir, { recursive: true, force: true });
   });
+  return engine === 'postgres'
+    ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, DATA_DIR: dataDir }
+    : { DATA_DIR: dataDir };
+}
 
-  it('keeps the data across a restart on the same location', async () => {
+interface Shop {
+  storeId: string;
+  key: string;
+}
+
+/** A new store on the server process and an API key for it, through the admin API. */
+async function shopOn(child: Child, name: string): Promise<Shop> {
+  const admin = createClient<paths>({ baseUrl: child.baseUrl, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const store = await admin.POST('/admin/stores', { body: { name, currency: 'BRL' } });
+  expect(store.response.status).toBe(201);
+  const storeId = store.data?.data.store.id ?? '';
+  const key = await admin.POST('/admin/api-keys', { body: { storeIds: [storeId] } });
+  expect(key.response.status).toBe(201);
+  return { storeId, key: key.data?.data.apiKey.key ?? '' };
+}
+
+/** The product operations of a shop on a server process (the same shop on every restart). */
+function productsOf(child: Child, shop: Shop) {
+  const api = createClient<paths>({ baseUrl: child.baseUrl, headers: { authorization: `Bearer ${shop.key}` } });
+  const header = { 'X-Store-Id': shop.storeId };
+  return {
+    create: (idempotencyKey: string, body: ProductCreate) =>
+      api.POST('/api/v1/products', { params: { header: { ...header, 'Idempotency-Key': idempotencyKey } }, body }),
+    read: (productId: string) => api.GET('/api/v1/products/{productId}', { params: { header, path: { productId } } }),
+    list: () => api.GET('/api/v1/products', { params: { header, query: { limit: 100 } } }),
+  };
+}
+
+/**
+ * Sends `count` requests at once and the process `signal` as soon as the first is answered, while the others are
+ * still in flight: the answer to each request, or undefined where its connection was cut.
+ */
+async function interrupted<T>(
+  child: Child,
+  signal: NodeJS.Signals,
+  count: number,
+  send: (index: number) => Promise<T>,
+): Promise<(T | undefined)[]> {
+  let answered = 0;
+  const requests = Array.from({ length: count }, async (_, index) => {
+    const answer = await send(index);
+    answered += 1;
+    if (answered === 1) child.process.kill(signal);
+    return answer;
+  });
+  const settled = await Promise.allSettled(requests);
+  return settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
+}
+
+/** Stops a server process with SIGTERM and expects a clean exit. */
+async function stop(child: Child): Promise<void> {
+  child.process.kill('SIGTERM');
+  expect(await child.exited).toEqual({ code: 0, signal: null });
+}
+
+// Each test starts servers whose first requests compile the contract's validators: seconds, not milliseconds.
+describe.each(engines)('durability of the in-process server on %s', { timeout: 60_000 }, (engine) => {
+  it('createProduct is kept across a restart on the same location (getProductById)', async () => {
     const first = await startServer({ engine });
     const tenant = await createTenant(first);
-    const created = await call(first.baseUrl, 'POST', '/api/v1/products', {
-      headers: tenant.headers,
-      body: { name: 'Caderno Pautado', type: 'DIGITAL', price: 24.9, costPrice: 9.9 },
+    const created = await clientOf(first, tenant).POST('/api/v1/products', {
+      body: product({ name: 'Caderno Pautado', type: 'DIGITAL', price: 24.9, costPrice: 9.9 }),
     });
-    expect(created.status).toBe(201);
+    expect(created.response.status).toBe(201);
     await first.close({ keepData: true });
 
     const second = await startServer({ engine, location: first.location });
     try {
-      const read = await call(second.baseUrl, 'GET', `/api/v1/products/${created.body.data.product.id}`, {
-        headers: tenant.headers,
+      const read = await clientOf(second, tenant).GET('/api/v1/products/{productId}', {
+        params: { path: { productId: created.data?.data.product.id ?? '' } },
       });
-      expect(read.status).toBe(200);
-      expect(read.body.data.product).toEqual({ ...created.body.data.product, variants: [] });
+      expect(read.response.status).toBe(200);
+      expect(read.data?.data.product).toEqual({ ...created.data?.data.product, variants: [] });
     } finally {
       await second.close();
     }
   });
+});
 
-  it('loses nothing on SIGTERM during requests: every 201 is kept, retries complete the rest, exit 0', async () => {
+describe.each(engines)('SIGTERM of the server process on %s', { timeout: 60_000 }, (engine) => {
+  const storeEnv = childLocation(engine);
+
+  it('loses no createProduct on SIGTERM during requests: every 201 is kept, retries complete the rest, exit 0', async () => {
     const first = await spawnServer(storeEnv);
-    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const store = await call(first.baseUrl, 'POST', '/admin/stores', {
-      headers: admin,
-      body: { name: 'Loja Durável' },
-    });
-    expect(store.status).toBe(201);
-    const storeId: string = store.body.data.store.id;
-    const key = await call(first.baseUrl, 'POST', '/admin/api-keys', { headers: admin, body: { storeIds: [storeId] } });
-    expect(key.status).toBe(201);
-    const headers = { authorization: `Bearer ${key.body.data.apiKey.key}`, 'x-store-id': storeId };
+    const shop = await shopOn(first, 'Loja Durável');
+    const bodyOf = (index: number) => product({ name: `Produto Durável ${index}`, type: 'DIGITAL', price: 10 + index });
+    const create = (child: Child, index: number) => productsOf(child, shop).create(`duravel-${index}`, bodyOf(index));
 
-    const bodyOf = (index: number) => ({ name: `Produto Durável ${index}`, type: 'DIGITAL', price: 10 + index });
-    const create = (baseUrl: string, index: number) =>
-      call(baseUrl, 'POST', '/api/v1/products', {
-        headers: { ...headers, 'idempotency-key': `duravel-${index}` },
-        body: bodyOf(index),
-      });
-
-    let answered = 0;
-    const requests = Array.from({ length: 50 }, async (_, index) => {
-      const response = await create(first.baseUrl, index);
-      answered += 1;
-      // SIGTERM as soon as the first answer is in: the other requests are still in flight.
-      if (answered === 1) first.process.kill('SIGTERM');
-      return response;
-    });
-    const settled = await Promise.allSettled(requests);
+    const answers = await interrupted(first, 'SIGTERM', 50, (index) => create(first, index));
     expect(await first.exited).toEqual({ code: 0, signal: null });
 
     // A connection the closing server had not yet accepted is refused (the client retries it); every request on
     // an accepted connection is answered, and nothing is cut off half-way by the store closing.
-    const answers = settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
-    const created = answers.filter((response) => response !== undefined);
+    const created = answers.filter((answer) => answer !== undefined);
     expect(created.length).toBeGreaterThan(0);
-    for (const response of created) expect(response.status).toBe(201);
+    for (const answer of created) expect(answer.response.status).toBe(201);
 
     const second = await spawnServer(storeEnv);
     try {
-      for (const response of created) {
-        const product = response.body.data.product;
-        const read = await call(second.baseUrl, 'GET', `/api/v1/products/${product.id}`, { headers });
-        expect(read.status).toBe(200);
-        expect(read.body.data.product).toEqual({ ...product, variants: [] });
+      const products = productsOf(second, shop);
+      for (const answer of created) {
+        const read = await products.read(answer.data?.data.product.id ?? '');
+        expect(read.response.status).toBe(200);
+        expect(read.data?.data.product).toEqual({ ...answer.data?.data.product, variants: [] });
       }
       // Retrying the refused ones with their Idempotency-Key completes the batch exactly once.
-      for (const [index, response] of answers.entries()) {
-        if (response === undefined) expect((await create(second.baseUrl, index)).status).toBe(201);
+      for (const [index, answer] of answers.entries()) {
+        if (answer === undefined) expect((await create(second, index)).response.status).toBe(201);
       }
-      const list = await call(second.baseUrl, 'GET', '/api/v1/products?limit=100', { headers });
-      expect(list.body.data.pagination.total).toBe(50);
-      expect(new Set(list.body.data.products.map((p: { name: string }) => p.name))).toEqual(
+      const list = await products.list();
+      expect(list.data?.data.pagination.total).toBe(50);
+      expect(new Set(list.data?.data.products.map((p) => p.name))).toEqual(
         new Set(Array.from({ length: 50 }, (_, index) => bodyOf(index).name)),
       );
     } finally {
-      second.process.kill('SIGTERM');
-      expect(await second.exited).toEqual({ code: 0, signal: null });
+      await stop(second);
     }
   });
 
-  // WAL with synchronous=NORMAL: a commit is in the WAL file (the OS's page cache) before the 201 is sent, so the
-  // death of the process loses nothing; only a power loss or OS crash may lose the last commits (see the README).
-  it('keeps every acknowledged create across kill -9 right after the 201s', async () => {
-    const first = await spawnServer(storeEnv);
-    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const store = await call(first.baseUrl, 'POST', '/admin/stores', {
-      headers: admin,
-      body: { name: 'Loja Abrupta' },
-    });
-    const storeId: string = store.body.data.store.id;
-    const key = await call(first.baseUrl, 'POST', '/admin/api-keys', { headers: admin, body: { storeIds: [storeId] } });
-    const headers = { authorization: `Bearer ${key.body.data.apiKey.key}`, 'x-store-id': storeId };
-
-    const acknowledged: { id: string; body: unknown }[] = [];
-    let killed = false;
-    // Four writers in parallel; SIGKILL the moment the 20th 201 arrives, with writes still in flight.
-    const writer = async (writerIndex: number) => {
-      for (let index = 0; !killed; index += 1) {
-        const response = await call(first.baseUrl, 'POST', '/api/v1/products', {
-          headers: { ...headers, 'idempotency-key': `abrupta-${writerIndex}-${index}` },
-          body: { name: `Produto Abrupto ${writerIndex}-${index}`, type: 'DIGITAL', price: 5 + index },
-        }).catch(() => undefined);
-        if (response === undefined) return;
-        expect(response.status).toBe(201);
-        acknowledged.push({ id: response.body.data.product.id, body: response.body.data.product });
-        if (acknowledged.length >= 20 && !killed) {
-          killed = true;
-          first.process.kill('SIGKILL');
-        }
-      }
-    };
-    await Promise.all([0, 1, 2, 3].map(writer));
-    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
-    expect(acknowledged.length).toBeGreaterThanOrEqual(20);
-
-    const second = await spawnServer(storeEnv);
-    try {
-      for (const product of acknowledged) {
-        const read = await call(second.baseUrl, 'GET', `/api/v1/products/${product.id}`, { headers });
-        expect(read.status).toBe(200);
-        expect(read.body.data.product).toEqual({ ...(product.body as object), variants: [] });
-      }
-    } finally {
-      second.process.kill('SIGTERM');
-      expect(await second.exited).toEqual({ code: 0, signal: null });
-    }
-  });
-
-  it('never leaves an Idempotency-Key stuck after kill -9 under concurrent creates: each retry is 201 or the replay', async () => {
-    const first = await spawnServer(storeEnv);
-    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const store = await call(first.baseUrl, 'POST', '/admin/stores', {
-      headers: admin,
-      body: { name: 'Loja Abatida' },
-    });
-    const storeId: string = store.body.data.store.id;
-    const key = await call(first.baseUrl, 'POST', '/admin/api-keys', { headers: admin, body: { storeIds: [storeId] } });
-    const headers = { authorization: `Bearer ${key.body.data.apiKey.key}`, 'x-store-id': storeId };
-
-    const total = 40;
-    const bodyOf = (index: number) => ({ name: `Produto Abatido ${index}`, type: 'DIGITAL', price: 10 + index });
-    const create = (baseUrl: string, index: number) =>
-      call(baseUrl, 'POST', '/api/v1/products', {
-        headers: { ...headers, 'idempotency-key': `abatido-${index}` },
-        body: bodyOf(index),
-      });
-
-    let answered = 0;
-    const requests = Array.from({ length: total }, async (_, index) => {
-      const response = await create(first.baseUrl, index);
-      answered += 1;
-      // kill -9 as soon as the first answer is in: no shutdown, the other requests die wherever they are.
-      if (answered === 1) first.process.kill('SIGKILL');
-      return response;
-    });
-    const settled = await Promise.allSettled(requests);
-    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
-    const before = settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
-    expect(before.filter((response) => response === undefined).length).toBeGreaterThan(0);
-
-    const second = await spawnServer(storeEnv);
-    try {
-      const ids = new Set<string>();
-      for (const [index, earlier] of before.entries()) {
-        const retried = await create(second.baseUrl, index);
-        expect(retried.status).toBe(201);
-        if (earlier !== undefined) {
-          expect(earlier.status).toBe(201);
-          expect(retried.body).toEqual(earlier.body);
-          expect(retried.headers.get('idempotent-replayed')).toBe('true');
-        }
-        expect(retried.body.data.product.name).toBe(bodyOf(index).name);
-        ids.add(retried.body.data.product.id);
-      }
-      expect(ids.size).toBe(total);
-      const list = await call(second.baseUrl, 'GET', '/api/v1/products?limit=100', { headers });
-      expect(list.body.data.pagination.total).toBe(total);
-      expect(new Set(list.body.data.products.map((p: { id: string }) => p.id))).toEqual(ids);
-    } finally {
-      second.process.kill('SIGTERM');
-      expect(await second.exited).toEqual({ code: 0, signal: null });
-    }
-  });
   it('fails start-up with exit 1 and a message when the port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));
@@ -234,6 +172,83 @@ describe.each(engines)('durability on %s', { timeout: 60_000 }, (engine) => {
       expect(stderr).toContain('EADDRINUSE');
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+});
+
+// WAL with synchronous=NORMAL: a commit is in the WAL file (the OS's page cache) before the 201 is sent, so the death
+// of the process loses nothing; only a power loss or OS crash may lose the last commits (see the README).
+describe.each(engines)('kill -9 of the server process on %s', { timeout: 60_000 }, (engine) => {
+  const storeEnv = childLocation(engine);
+
+  it('keeps every acknowledged createProduct across kill -9 right after the 201s', async () => {
+    const first = await spawnServer(storeEnv);
+    const shop = await shopOn(first, 'Loja Abrupta');
+    const products = productsOf(first, shop);
+    const acknowledged: components['schemas']['Product'][] = [];
+    let killed = false;
+    // Four writers in parallel; SIGKILL the moment the 20th 201 arrives, with writes still in flight.
+    const writer = async (writerIndex: number) => {
+      for (let index = 0; !killed; index += 1) {
+        const body = product({ name: `Produto Abrupto ${writerIndex}-${index}`, type: 'DIGITAL', price: 5 + index });
+        const answer = await products.create(`abrupta-${writerIndex}-${index}`, body).catch(() => undefined);
+        if (answer === undefined) return;
+        expect(answer.response.status).toBe(201);
+        if (answer.data) acknowledged.push(answer.data.data.product);
+        if (acknowledged.length >= 20 && !killed) {
+          killed = true;
+          first.process.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all([0, 1, 2, 3].map(writer));
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(acknowledged.length).toBeGreaterThanOrEqual(20);
+
+    const second = await spawnServer(storeEnv);
+    try {
+      for (const kept of acknowledged) {
+        const read = await productsOf(second, shop).read(kept.id);
+        expect(read.response.status).toBe(200);
+        expect(read.data?.data.product).toEqual({ ...kept, variants: [] });
+      }
+    } finally {
+      await stop(second);
+    }
+  });
+
+  it('never leaves an Idempotency-Key of createProduct stuck after kill -9 under concurrent creates: each retry is 201 or the replay', async () => {
+    const first = await spawnServer(storeEnv);
+    const shop = await shopOn(first, 'Loja Abatida');
+    const total = 40;
+    const bodyOf = (index: number) => product({ name: `Produto Abatido ${index}`, type: 'DIGITAL', price: 10 + index });
+    const create = (child: Child, index: number) => productsOf(child, shop).create(`abatido-${index}`, bodyOf(index));
+
+    // kill -9 at the first answer: no shutdown, the other requests die wherever they are.
+    const before = await interrupted(first, 'SIGKILL', total, (index) => create(first, index));
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(before.filter((answer) => answer === undefined).length).toBeGreaterThan(0);
+
+    const second = await spawnServer(storeEnv);
+    try {
+      const ids = new Set<string>();
+      for (const [index, earlier] of before.entries()) {
+        const retried = await create(second, index);
+        expect(retried.response.status).toBe(201);
+        if (earlier !== undefined) {
+          expect(earlier.response.status).toBe(201);
+          expect(retried.data).toEqual(earlier.data);
+          expect(retried.response.headers.get('idempotent-replayed')).toBe('true');
+        }
+        expect(retried.data?.data.product.name).toBe(bodyOf(index).name);
+        ids.add(retried.data?.data.product.id ?? '');
+      }
+      expect(ids.size).toBe(total);
+      const list = await productsOf(second, shop).list();
+      expect(list.data?.data.pagination.total).toBe(total);
+      expect(new Set(list.data?.data.products.map((p) => p.id))).toEqual(ids);
+    } finally {
+      await stop(second);
     }
   });
 });

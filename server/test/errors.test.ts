@@ -4,7 +4,7 @@ import type { Engine } from '../src/db/database.ts';
 import type { Handlers } from '../src/resources/operation.ts';
 import { UNKNOWN } from './catalog.ts';
 import { type Api, clientOf, describeEngines, malformed, test, withoutDefaults } from './fixture.ts';
-import { createTenant, type StartOptions, startServer, type TestServer } from './harness.ts';
+import { createTenant, rawRequest, type StartOptions, startServer } from './harness.ts';
 
 const MESSAGE = {
   VALIDATION_ERROR: 'O corpo da requisição não é um JSON válido.',
@@ -34,22 +34,13 @@ const brokenList = (async () => ({
   body: { success: true, data: { products: [] } },
 })) as unknown as Handlers['listProducts'];
 
-/**
- * A request the contract has no operation for (an unknown path, a method a path lacks): a typed client cannot
- * name it, so it goes through fetch; the body is parsed when there is one.
- */
-async function outsideContract(server: TestServer, method: string, path: string, headers: Record<string, string> = {}) {
-  const response = await fetch(server.baseUrl + path, { method, headers });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
-}
-
 /** A server whose handlers fail, with a client of a tenant of it. */
 async function failingServer(engine: Engine, options: Omit<StartOptions, 'engine'>) {
   const server = await startServer({ engine, ...options });
   return { server, api: clientOf(server, await createTenant(server)) };
 }
 
+// Paths and methods the contract lacks go through rawRequest: a typed client cannot name them.
 describeEngines('the error path', () => {
   test('answers malformed JSON with 400 VALIDATION_ERROR naming the body', async ({ api }) => {
     const { response, error } = await api.POST('/api/v1/products', {
@@ -68,7 +59,7 @@ describeEngines('the error path', () => {
     ['a path outside the API', '/wp-admin/index.php', false],
     ['a known path with an extra segment', `/api/v1/products/${UNKNOWN}/x`, true],
   ] as const)('answers 404 ROUTE_NOT_FOUND for %s', async ([, path, withKey], { server, tenant }) => {
-    const response = await outsideContract(server, 'GET', path, withKey ? tenant.headers : {});
+    const response = await rawRequest(server.baseUrl, 'GET', path, withKey ? { headers: tenant.headers } : {});
     expect(response.status).toBe(404);
     expect(response.body).toEqual(envelope(404, 'ROUTE_NOT_FOUND'));
   });
@@ -80,7 +71,7 @@ describeEngines('the error path', () => {
   ] as const)(
     'answers %s %s with 405 METHOD_NOT_ALLOWED and an Allow header',
     async ([method, path, allow], { server, tenant }) => {
-      const response = await outsideContract(server, method, path, tenant.headers);
+      const response = await rawRequest(server.baseUrl, method, path, { headers: tenant.headers });
       expect(response.status).toBe(405);
       expect(response.body).toEqual(envelope(405, 'METHOD_NOT_ALLOWED'));
       expect(
@@ -120,7 +111,9 @@ describeEngines('the error path', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   });
+});
 
+describeEngines('request ids and failing handlers', () => {
   test('gives every response an X-Request-Id, echoing a safe incoming one and replacing an unsafe one', async ({
     api,
     server,
@@ -132,8 +125,8 @@ describeEngines('the error path', () => {
       (await api.GET('/api/v1/products')).response.headers,
       (await api.POST('/api/v1/products', { body: malformed({ name: 'Ab' }) })).response.headers,
       (await anonymous.GET('/api/v1/products')).response.headers,
-      (await outsideContract(server, 'GET', '/nada')).headers,
-      (await outsideContract(server, 'PUT', '/api/v1/products', tenant.headers)).headers,
+      (await rawRequest(server.baseUrl, 'GET', '/nada')).headers,
+      (await rawRequest(server.baseUrl, 'PUT', '/api/v1/products', { headers: tenant.headers })).headers,
     ];
     for (const headers of headersOf) expect(headers.get('x-request-id')).toMatch(UUID);
     expect(new Set(headersOf.map((headers) => headers.get('x-request-id'))).size).toBe(headersOf.length);

@@ -25,6 +25,7 @@ type TenantPaths = {
 export type Api = Client<TenantPaths>;
 export type ErrorBody = components['schemas']['ErrorResponse'];
 export type AdminApi = Client<paths>;
+type ScopeName = components['schemas']['ScopeName'];
 
 export const clientOf = (server: TestServer, tenant: Tenant): Api =>
   createClient<TenantPaths>({ baseUrl: server.baseUrl, headers: tenant.headers });
@@ -72,14 +73,14 @@ export const test = base
   .extend(
     'newTenant',
     async ({ server }) =>
-      (scopes?: string[]) =>
+      (scopes?: ScopeName[]) =>
         createTenant(server, scopes),
   )
   /** A client of another new tenant whose key has only the given scopes. */
   .extend(
     'withScopes',
     async ({ server, newTenant }) =>
-      async (scopes: string[]) =>
+      async (scopes: ScopeName[]) =>
         clientOf(server, await newTenant(scopes)),
   )
   /** A client sending exactly the given headers (credentials, store id) on every request. */

@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import createClient from 'openapi-fetch';
 import pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
+import type { components, paths } from '../../generated/openapi.ts';
 import { createApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Engine, openStore, type Store } from '../src/db/database.ts';
@@ -14,6 +16,8 @@ import type { Handlers } from '../src/resources/operation.ts';
 import { TEST_DATABASE_URL } from './engines.global-setup.ts';
 
 export { TEST_DATABASE_URL };
+
+type ScopeName = components['schemas']['ScopeName'];
 /** Both engines run the same tests (see engines.global-setup.ts); SERVER_TEST_ENGINES=sqlite narrows it. */
 export const engines: Engine[] = inject('serverTestEngines');
 
@@ -112,29 +116,38 @@ export async function startServer({
   };
 }
 
-export interface Response<T = unknown> {
+export interface RawResponse {
   status: number;
   headers: Headers;
-  body: T;
+  /** The parsed JSON, the text when it is not JSON, undefined when empty: narrowed by whoever reads it. */
+  body: unknown;
 }
 
-/** A plain HTTP call; the body is parsed when there is one. */
-// biome-ignore lint/suspicious/noExplicitAny: tests read bodies field by field; the server itself validates every response against the contract
-export async function call<T = any>(
+/**
+ * A request exactly as given, for what a typed client cannot send: a path or method the contract has no operation
+ * for, a query, body or headers that are wrong on purpose.
+ */
+export async function rawRequest(
   baseUrl: string,
   method: string,
   urlPath: string,
-  options: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
-): Promise<Response<T>> {
-  const headers: Record<string, string> = { ...options.headers };
-  let body: string | undefined = options.rawBody;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] ??= 'application/json';
+  init: { headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
+  const response = await fetch(baseUrl + urlPath, {
+    method,
+    ...(init.headers ? { headers: init.headers } : {}),
+    ...(init.body !== undefined ? { body: init.body } : {}),
+  });
+  return { status: response.status, headers: response.headers, body: parsed(await response.text()) };
+}
+
+function parsed(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
-  const response = await fetch(baseUrl + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
 export interface Tenant {
@@ -146,23 +159,15 @@ export interface Tenant {
 }
 
 /** A fresh store and an API key for it (all scopes unless given), through the admin API. */
-export async function createTenant(server: TestServer, scopes?: string[]): Promise<Tenant> {
-  const admin = { authorization: `Bearer ${server.adminToken}` };
-  const store = await call(server.baseUrl, 'POST', '/admin/stores', { headers: admin, body: { name: 'Loja Teste' } });
-  if (store.status !== 201) throw new Error(`createStore answered ${store.status}`);
-  const storeId: string = store.body.data.store.id;
-  const key = await call(server.baseUrl, 'POST', '/admin/api-keys', {
-    headers: admin,
-    body: { storeIds: [storeId], ...(scopes ? { scopes } : {}) },
-  });
-  if (key.status !== 201) throw new Error(`createApiKey answered ${key.status}`);
-  const apiKey: string = key.body.data.apiKey.key;
-  return {
-    storeId,
-    apiKey,
-    apiKeyId: key.body.data.apiKey.id,
-    headers: { authorization: `Bearer ${apiKey}`, 'x-store-id': storeId },
-  };
+export async function createTenant(server: TestServer, scopes?: ScopeName[]): Promise<Tenant> {
+  const admin = createClient<paths>({ baseUrl: server.baseUrl, headers: adminHeaders(server) });
+  const store = await admin.POST('/admin/stores', { body: { name: 'Loja Teste', currency: 'BRL' } });
+  if (!store.data) throw new Error(`createStore answered ${store.response.status}`);
+  const storeId = store.data.data.store.id;
+  const key = await admin.POST('/admin/api-keys', { body: { storeIds: [storeId], ...(scopes ? { scopes } : {}) } });
+  if (!key.data) throw new Error(`createApiKey answered ${key.response.status}`);
+  const { key: apiKey, id: apiKeyId } = key.data.data.apiKey;
+  return { storeId, apiKey, apiKeyId, headers: { authorization: `Bearer ${apiKey}`, 'x-store-id': storeId } };
 }
 
 export const adminHeaders = (server: TestServer) => ({ authorization: `Bearer ${server.adminToken}` });

@@ -1,10 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import type { components, paths } from '../../generated/openapi.ts';
 import { CONTRACT_PATH, contractOperations, type Operation } from '../src/contract.ts';
 import { MAX_BODY_DEPTH } from '../src/http/storable-input.ts';
-import { adminHeaders, call, createTenant, engines, startServer, type Tenant, type TestServer } from './harness.ts';
+import { describeEngines, malformed, test, withoutDefaults } from './fixture.ts';
+import {
+  adminHeaders,
+  createTenant,
+  engines,
+  rawRequest,
+  startServer,
+  type Tenant,
+  type TestServer,
+} from './harness.ts';
+
+type ProductCreate = components['schemas']['ProductCreate'];
 
 /** The parts of openapi.yaml this table is built from: request examples, list parameters, error codes. */
 interface RawContract {
@@ -168,30 +181,20 @@ describe.each(engines)('hostile input on %s', (engine) => {
       name === 'storeId' ? tenant.storeId : (ids.get(name) ?? randomUUID()),
     );
 
-  async function send({ op, query, body, headers }: Case) {
-    const response = await fetch(`${server.baseUrl}${pathOf(op)}${query ? `?${query}` : ''}`, {
-      method: op.method.toUpperCase(),
+  const send = ({ op, query, body, headers }: Case) =>
+    rawRequest(server.baseUrl, op.method.toUpperCase(), `${pathOf(op)}${query ? `?${query}` : ''}`, {
       headers: { ...headersFor(op), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       ...(body !== undefined ? { body } : {}),
     });
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    return { status: response.status, body: parsed };
-  }
 
   beforeAll(async () => {
     server = await startServer({ engine, env: { RATE_LIMIT_MAX: '1000000' } });
     tenant = await createTenant(server);
-    const key = await call(server.baseUrl, 'POST', `/admin/stores/${tenant.storeId}/checkout-keys`, {
-      headers: adminHeaders(server),
-      body: {},
+    const admin = createClient<paths>({ baseUrl: server.baseUrl, headers: adminHeaders(server) });
+    const key = await admin.POST('/admin/stores/{storeId}/checkout-keys', {
+      params: { path: { storeId: tenant.storeId } },
     });
-    checkoutKey = key.body.data.checkoutKey.key;
+    checkoutKey = key.data?.data.checkoutKey.key ?? '';
     // Real ids for the path parameters, so that updates reach the database rather than stop at 404.
     for (const op of contractOperations.filter((o) => o.method === 'post' && !o.path.includes('{'))) {
       const created = await send({ name: 'seed', op, body: JSON.stringify(exampleBody(op)) });
@@ -227,8 +230,20 @@ describe.each(engines)('hostile input on %s', (engine) => {
     }
     expect(failures).toEqual([]);
   }, 120_000);
+});
 
-  it.each([
+/** The 400 VALIDATION_ERROR envelope with these details. */
+const invalid = (details: unknown) => ({
+  success: false,
+  error: { message: 'Os dados enviados são inválidos.', code: 'VALIDATION_ERROR', details },
+  meta: { timestamp: expect.any(String), status: 400 },
+});
+
+/** A search string percent-encoded as clients do, `!` included (which encodeURIComponent leaves as it is). */
+const searchFor = (search: string) => `search=${encodeURIComponent(search).replace('!', '%21')}`;
+
+describeEngines('hostile text through the typed client', () => {
+  test.for([
     ['NUL', { name: 'Caneca\u0000' }, 'name'],
     ['a lone surrogate', { name: 'Caneca \ud83d' }, 'name'],
     [
@@ -236,73 +251,74 @@ describe.each(engines)('hostile input on %s', (engine) => {
       { name: 'Caneca', media: { images: ['https://cdn.example.com/a\u0000.jpg'] } },
       'media.images.0',
     ],
-  ])('refuses %s with 400 naming the field, and stores nothing', async (_name, fields, path) => {
-    const shop = await createTenant(server);
-    const response = await call(server.baseUrl, 'POST', '/api/v1/products', {
-      headers: shop.headers,
-      body: { type: 'DIGITAL', price: 10, ...fields },
-    });
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual({
-      success: false,
-      error: {
-        message: 'Os dados enviados são inválidos.',
-        code: 'VALIDATION_ERROR',
-        details: [{ location: 'body', path, reason: expect.any(String) }],
-      },
-      meta: { timestamp: expect.any(String), status: 400 },
-    });
-    const list = await call(server.baseUrl, 'GET', '/api/v1/products', { headers: shop.headers });
-    expect(list.body.data.pagination.total).toBe(0);
-  });
+  ] satisfies [string, Partial<ProductCreate>, string][])(
+    'createProduct refuses %s with 400 naming the field, and stores nothing',
+    async ([, fields, path], { api }) => {
+      const response = await api.POST('/api/v1/products', {
+        body: withoutDefaults<ProductCreate>({ type: 'DIGITAL', price: 10, ...fields }),
+      });
+      expect(response.response.status).toBe(400);
+      expect(response.error).toEqual(invalid([{ location: 'body', path, reason: expect.any(String) }]));
+      const list = await api.GET('/api/v1/products');
+      expect(list.data?.data.pagination.total).toBe(0);
+    },
+  );
 
-  it(`refuses a free-form field nested deeper than ${MAX_BODY_DEPTH} levels, naming it, and accepts the limit`, async () => {
+  test(`createWebhook refuses a free-form field nested deeper than ${MAX_BODY_DEPTH} levels, naming it, and accepts the limit`, async ({
+    api,
+  }) => {
     const nest = (depth: number): unknown => (depth === 0 ? 'fundo' : { n: nest(depth - 1) });
     const make = (depth: number) =>
-      call(server.baseUrl, 'POST', '/api/v1/webhooks', {
-        headers: tenant.headers,
-        body: { name: 'fundo', url: 'https://hooks.example.com/x', events: ['ORDER_PAID'], headers: nest(depth) },
+      api.POST('/api/v1/webhooks', {
+        body: malformed({
+          name: 'fundo',
+          url: 'https://hooks.example.com/x',
+          events: ['ORDER_PAID'],
+          headers: nest(depth),
+        }),
       });
     const tooDeep = await make(MAX_BODY_DEPTH);
-    expect(tooDeep.status).toBe(400);
-    expect(tooDeep.body.error.details).toEqual([
-      { location: 'body', path: 'headers', reason: `aninhamento acima de ${MAX_BODY_DEPTH} níveis` },
-    ]);
+    expect(tooDeep.response.status).toBe(400);
+    expect(tooDeep.error).toEqual(
+      invalid([{ location: 'body', path: 'headers', reason: `aninhamento acima de ${MAX_BODY_DEPTH} níveis` }]),
+    );
     // One level less is within the limit and reaches the contract validator (a header value must be a string).
     const withinLimit = await make(MAX_BODY_DEPTH - 1);
-    expect(withinLimit.status).toBe(400);
-    expect(withinLimit.body.error.details[0].path).toMatch(/^headers/);
-    expect(withinLimit.body.error.details[0].reason).not.toContain('aninhamento');
+    expect(withinLimit.response.status).toBe(400);
+    const envelope = withinLimit.error;
+    expect(envelope).toEqual(invalid(expect.any(Array)));
+    const [first] = envelope && typeof envelope.error === 'object' ? (envelope.error.details ?? []) : [];
+    expect(first?.path).toMatch(/^headers/);
+    expect(first?.reason).not.toContain('aninhamento');
   });
 
-  it('stores and reads back astral and accented text exactly as sent', async () => {
+  test('createProduct stores and getProductById reads back astral and accented text exactly as sent', async ({
+    api,
+  }) => {
     const name = 'Caneca 😀 ação — ümlaut 𝄞';
-    const created = await call(server.baseUrl, 'POST', '/api/v1/products', {
-      headers: tenant.headers,
-      body: { name, type: 'DIGITAL', price: 10 },
+    const created = await api.POST('/api/v1/products', {
+      body: withoutDefaults<ProductCreate>({ name, type: 'DIGITAL', price: 10 }),
     });
-    expect(created.status).toBe(201);
-    const read = await call(server.baseUrl, 'GET', `/api/v1/products/${created.body.data.product.id}`, {
-      headers: tenant.headers,
+    expect(created.response.status).toBe(201);
+    const read = await api.GET('/api/v1/products/{productId}', {
+      params: { path: { productId: created.data?.data.product.id ?? '' } },
     });
-    expect(read.body.data.product.name).toBe(name);
+    expect(read.data?.data.product.name).toBe(name);
   });
+});
 
-  it('matches % and _ in search literally', async () => {
-    const shop = await createTenant(server);
+describeEngines('hostile search and paging through the typed client', () => {
+  test('listProducts matches % and _ in search literally', async ({ api }) => {
     for (const name of ['Desconto 100%', 'Caneca azul', 'Kit_presente', 'Kitxpresente']) {
-      const created = await call(server.baseUrl, 'POST', '/api/v1/products', {
-        headers: shop.headers,
-        body: { name, type: 'DIGITAL', price: 10 },
+      const created = await api.POST('/api/v1/products', {
+        body: withoutDefaults<ProductCreate>({ name, type: 'DIGITAL', price: 10 }),
       });
-      expect(created.status).toBe(201);
+      expect(created.response.status).toBe(201);
     }
     const names = async (search: string) =>
-      (
-        await call(server.baseUrl, 'GET', `/api/v1/products?search=${encodeURIComponent(search).replace('!', '%21')}`, {
-          headers: shop.headers,
-        })
-      ).body.data.products.map((p: { name: string }) => p.name);
+      (await api.GET('/api/v1/products', { querySerializer: () => searchFor(search) })).data?.data.products.map(
+        (p) => p.name,
+      );
     expect(await names('%')).toEqual(['Desconto 100%']);
     expect(await names('0%')).toEqual(['Desconto 100%']);
     expect(await names('_')).toEqual(['Kit_presente']);
@@ -311,18 +327,18 @@ describe.each(engines)('hostile input on %s', (engine) => {
     expect(await names('KIT')).toEqual(['Kitxpresente', 'Kit_presente']);
   });
 
-  it('answers a page far past the end with an empty list and the real total, up to the contract bound', async () => {
-    const response = await call(server.baseUrl, 'GET', '/api/v1/products?page=1000000&limit=100', {
-      headers: tenant.headers,
-    });
-    expect(response.status).toBe(200);
-    expect(response.body.data.products).toEqual([]);
-    expect(response.body.data.pagination).toMatchObject({ page: 1000000, limit: 100, total: expect.any(Number) });
+  test('listProducts answers a page far past the end with an empty list and the real total, up to the contract bound', async ({
+    api,
+  }) => {
+    const response = await api.GET('/api/v1/products', { params: { query: { page: 1000000, limit: 100 } } });
+    expect(response.response.status).toBe(200);
+    expect(response.data?.data.products).toEqual([]);
+    expect(response.data?.data.pagination).toMatchObject({ page: 1000000, limit: 100, total: expect.any(Number) });
     // Beyond the contract's `page` maximum the request is refused, naming page (never a 5xx).
-    const beyond = await call(server.baseUrl, 'GET', '/api/v1/products?page=1e300&limit=100', {
-      headers: tenant.headers,
-    });
-    expect(beyond.status).toBe(400);
-    expect(beyond.body.error.details).toContainEqual({ location: 'query', path: 'page', reason: expect.any(String) });
+    const beyond = await api.GET('/api/v1/products', { querySerializer: () => 'page=1e300&limit=100' });
+    expect(beyond.response.status).toBe(400);
+    expect(beyond.error).toEqual(
+      invalid(expect.arrayContaining([{ location: 'query', path: 'page', reason: expect.any(String) }])),
+    );
   });
 });

@@ -5,18 +5,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import createClient from 'openapi-fetch';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call } from './harness.ts';
+import type { components, paths } from '../../generated/openapi.ts';
+import { freePort, REPO_ROOT } from './child-server.ts';
+import { withoutDefaults } from './fixture.ts';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+type ProductCreate = components['schemas']['ProductCreate'];
 
 /** Only what an operator would set: no ADMIN_TOKEN unless given, nothing inherited from the test run. */
 function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -52,6 +47,10 @@ async function start(env: Record<string, string>): Promise<Started> {
   });
   return { process: child, port, stdout };
 }
+
+/** A client of the started server with an API key. */
+const withKey = (started: Started, key: string) =>
+  createClient<paths>({ baseUrl: `http://127.0.0.1:${started.port}`, headers: { authorization: `Bearer ${key}` } });
 
 async function stop(started: Started): Promise<void> {
   const exited = once(started.process, 'exit');
@@ -96,11 +95,11 @@ describe('npm start on one DATA_DIR, started twice', { timeout: 60_000 }, () => 
       for (const line of logLines) expect(line).not.toContain(token);
 
       const key = mintWith(mintCommand(first.stdout));
-      const created = await call(`http://127.0.0.1:${first.port}`, 'POST', '/api/v1/products', {
-        headers: { authorization: `Bearer ${key}`, 'x-store-id': storeId },
-        body: { name: 'Camiseta Básica', type: 'DIGITAL', price: 49.9 },
+      const created = await withKey(first, key).POST('/api/v1/products', {
+        params: { header: { 'X-Store-Id': storeId } },
+        body: withoutDefaults<ProductCreate>({ name: 'Camiseta Básica', type: 'DIGITAL', price: 49.9 }),
       });
-      expect(created.status).toBe(201);
+      expect(created.response.status).toBe(201);
     } finally {
       await stop(first);
     }
@@ -113,11 +112,11 @@ describe('npm start on one DATA_DIR, started twice', { timeout: 60_000 }, () => 
       expect(second.stdout).not.toContain('Demo store created');
       const key = mintWith(mintCommand(second.stdout));
       const storeId = /Mint an API key \(every scope\) for store ([0-9a-f-]{36})/.exec(second.stdout)?.[1] as string;
-      const listed = await call(`http://127.0.0.1:${second.port}`, 'GET', '/api/v1/products', {
-        headers: { authorization: `Bearer ${key}`, 'x-store-id': storeId },
+      const listed = await withKey(second, key).GET('/api/v1/products', {
+        params: { header: { 'X-Store-Id': storeId } },
       });
-      expect(listed.status).toBe(200);
-      expect(listed.body.data.products.map((product: { name: string }) => product.name)).toEqual(['Camiseta Básica']);
+      expect(listed.response.status).toBe(200);
+      expect(listed.data?.data.products.map((product) => product.name)).toEqual(['Camiseta Básica']);
     } finally {
       await stop(second);
     }
