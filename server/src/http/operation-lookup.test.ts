@@ -1,10 +1,11 @@
 import { expect } from 'vitest';
 import { describeEngines, type ErrorBody, test } from '../../test/fixture.ts';
+import { rawRequest } from '../../test/harness.ts';
 
 /** A request the typed client would not send as it is (it encodes path parameters). */
 async function raw(baseUrl: string, method: string, path: string, headers: Record<string, string>) {
-  const response = await fetch(baseUrl + path, { method, headers });
-  return { status: response.status, allow: response.headers.get('allow'), body: await response.json() };
+  const { status, headers: answered, body } = await rawRequest(baseUrl, method, path, { headers });
+  return { status, allow: answered.get('allow'), body };
 }
 
 const envelope = (status: number, code: string, message: string, details?: unknown[]): ErrorBody => ({
