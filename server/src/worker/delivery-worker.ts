@@ -33,6 +33,34 @@ function reasonOf(error: unknown): string {
   return typeof cause?.code === 'string' ? `connection failed (${cause.code})` : 'connection failed';
 }
 
+/** One attempt of a claimed delivery: signed, sent through `send`, recorded and logged. */
+async function attempt(claim: ClaimedDelivery, options: WorkerOptions): Promise<void> {
+  const { repositories, retrySchedule, send, log } = options;
+  const { delivery, webhook } = claim;
+  const started = Date.now();
+  const headers = attemptHeaders(webhook, delivery.message_id, Math.floor(started / 1000), delivery.payload);
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  try {
+    statusCode = await send({ url: webhook.url, headers, body: delivery.payload, timeoutMs: webhook.timeout });
+    if (statusCode < 200 || statusCode > 299) error = `answered ${statusCode}`;
+  } catch (failure) {
+    error = reasonOf(failure);
+  }
+  const delivered = error === null;
+  await repositories.webhookDeliveries.recordAttempt(claim, {
+    attemptedAt: new Date(started).toISOString(),
+    statusCode,
+    durationMs: Date.now() - started,
+    error,
+    delivered,
+    retryAt: new Date(started + retryDelayMs(retrySchedule, claim.attempt)).toISOString(),
+  });
+  const fields = { webhookId: webhook.id, deliveryId: delivery.id, attempt: claim.attempt, statusCode };
+  if (delivered) log.info(fields, 'webhook delivered');
+  else log.warn({ ...fields, error }, 'webhook attempt failed');
+}
+
 /**
  * The delivery worker, in the server process: every POLL_MS it claims due webhook deliveries and due automation
  * runs from the store (several instances share the work through the claims) and carries them out. An attempt is
@@ -42,7 +70,8 @@ function reasonOf(error: unknown): string {
  * schedule's next step (or past the webhook's timeout, if later), so an attempt cut off by a crash is tried
  * again then. `stop` stops claiming and waits for the work in flight, up to a grace; what is left stays stored.
  */
-export function deliveryWorker({ repositories, retrySchedule, minuteMs, send, log }: WorkerOptions) {
+export function deliveryWorker(options: WorkerOptions) {
+  const { repositories, retrySchedule, minuteMs, log } = options;
   const { webhookDeliveries, automationRuns } = repositories;
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
@@ -55,39 +84,13 @@ export function deliveryWorker({ repositories, retrySchedule, minuteMs, send, lo
     inFlight.add(tracked);
   }
 
-  async function attempt(claim: ClaimedDelivery): Promise<void> {
-    const { delivery, webhook } = claim;
-    const started = Date.now();
-    const headers = attemptHeaders(webhook, delivery.message_id, Math.floor(started / 1000), delivery.payload);
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    try {
-      statusCode = await send({ url: webhook.url, headers, body: delivery.payload, timeoutMs: webhook.timeout });
-      if (statusCode < 200 || statusCode > 299) error = `answered ${statusCode}`;
-    } catch (failure) {
-      error = reasonOf(failure);
-    }
-    const delivered = error === null;
-    await webhookDeliveries.recordAttempt(claim, {
-      attemptedAt: new Date(started).toISOString(),
-      statusCode,
-      durationMs: Date.now() - started,
-      error,
-      delivered,
-      retryAt: new Date(started + retryDelayMs(retrySchedule, claim.attempt)).toISOString(),
-    });
-    const fields = { webhookId: webhook.id, deliveryId: delivery.id, attempt: claim.attempt, statusCode };
-    if (delivered) log.info(fields, 'webhook delivered');
-    else log.warn({ ...fields, error }, 'webhook attempt failed');
-  }
-
   /** One round: claim what is due and start it; true when a batch came back full (more may be waiting). */
   async function round(): Promise<boolean> {
     const now = new Date().toISOString();
     const deliveries = await webhookDeliveries.claimDueDeliveries(now, BATCH, (attemptNumber, webhook) =>
       isoIn(Math.max(retryDelayMs(retrySchedule, attemptNumber), webhook.timeout + 1000)),
     );
-    for (const claim of deliveries) track(attempt(claim));
+    for (const claim of deliveries) track(attempt(claim, options));
     const runs = await automationRuns.claimDueRuns(now, isoIn(RUN_LEASE_MS), BATCH);
     for (const run of runs) track(continueRun(run, { repositories, minuteMs }).then(() => undefined));
     return deliveries.length === BATCH || runs.length === BATCH;

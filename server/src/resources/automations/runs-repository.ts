@@ -75,7 +75,8 @@ const toMessage = (row: AutomationOutboxTable): OutboxMessage => ({
   createdAt: row.created_at,
 });
 
-export function automationRunsRepository(db: Kysely<Database>, engine: Engine) {
+/** The runs an event starts, and the runs and the messages they sent read back by store. */
+function runLog(db: Kysely<Database>) {
   return {
     /** Records the runs an event starts, due now (in the transaction of the change that raised the event). */
     async startRuns(runs: readonly AutomationRun[]): Promise<void> {
@@ -126,6 +127,23 @@ export function automationRunsRepository(db: Kysely<Database>, engine: Engine) {
       return rows.map(toRun);
     },
 
+    /** The messages a run sent, in the order it sent them. */
+    async runOutbox(storeId: string, runId: string): Promise<OutboxMessage[]> {
+      const rows = await db
+        .selectFrom('automation_outbox')
+        .selectAll()
+        .where('store_id', '=', storeId)
+        .where('run_id', '=', runId)
+        .orderBy('position')
+        .execute();
+      return rows.map(toMessage);
+    },
+  };
+}
+
+/** The queue the worker claims due runs from, and the steps it records as it executes them. */
+function runQueue(db: Kysely<Database>, engine: Engine) {
+  return {
     /**
      * Claims up to `limit` running runs due at `at` and moves their `resume_at` to `leaseUntil`, so that no other
      * instance takes them meanwhile and a run cut off by a crash is picked up again then.
@@ -193,17 +211,9 @@ export function automationRunsRepository(db: Kysely<Database>, engine: Engine) {
         .where('id', '=', id)
         .execute();
     },
-
-    /** The messages a run sent, in the order it sent them. */
-    async runOutbox(storeId: string, runId: string): Promise<OutboxMessage[]> {
-      const rows = await db
-        .selectFrom('automation_outbox')
-        .selectAll()
-        .where('store_id', '=', storeId)
-        .where('run_id', '=', runId)
-        .orderBy('position')
-        .execute();
-      return rows.map(toMessage);
-    },
   };
+}
+
+export function automationRunsRepository(db: Kysely<Database>, engine: Engine) {
+  return { ...runLog(db), ...runQueue(db, engine) };
 }

@@ -8,20 +8,21 @@ type Category = components['schemas']['Category'];
 /** A category as stored; `productCount` is counted on every read. */
 export type CategoryRecord = Omit<Category, 'productCount'>;
 
-export function categoriesRepository(db: Kysely<Database>) {
-  const categories = storeTable(db, 'categories', {});
-  /** How many products each of the categories lists. */
-  async function productCounts(ids: string[]): Promise<Map<string, number>> {
-    if (ids.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('category_products')
-      .select((eb) => ['category_id', eb.fn.countAll<number | string>().as('n')])
-      .where('category_id', 'in', ids)
-      .groupBy('category_id')
-      .execute();
-    return new Map(rows.map((row) => [row.category_id, Number(row.n)]));
-  }
+/** How many products each of the categories lists. */
+async function productCounts(db: Kysely<Database>, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('category_products')
+    .select((eb) => ['category_id', eb.fn.countAll<number | string>().as('n')])
+    .where('category_id', 'in', ids)
+    .groupBy('category_id')
+    .execute();
+  return new Map(rows.map((row) => [row.category_id, Number(row.n)]));
+}
 
+/** The categories themselves, each read with how many products it lists. */
+function categoryRecords(db: Kysely<Database>) {
+  const categories = storeTable(db, 'categories', {});
   return {
     /** A slug already used in the store throws `DuplicateRecord`. */
     createCategory: (category: CategoryRecord) => categories.insert(category),
@@ -54,7 +55,10 @@ export function categoriesRepository(db: Kysely<Database>) {
       const { records, pagination } = await categories.page(storeId, request, (query) =>
         search ? query.where(sql`lower(name)`, 'like', containsPattern(search)) : query,
       );
-      const counts = await productCounts(records.map((category) => category.id));
+      const counts = await productCounts(
+        db,
+        records.map((category) => category.id),
+      );
       return {
         categories: records.map((category) => ({ ...category, productCount: counts.get(category.id) ?? 0 })),
         pagination,
@@ -72,7 +76,12 @@ export function categoriesRepository(db: Kysely<Database>) {
         .execute();
       return new Set(rows.map((row) => row.id));
     },
+  };
+}
 
+/** The links between a category and the products it lists. */
+function categoryProducts(db: Kysely<Database>) {
+  return {
     /** Links the products (already known to be the store's); returns how many links are new. */
     async assignCategoryProducts(categoryId: string, productIds: readonly string[], at: string): Promise<number> {
       const unique = [...new Set(productIds)];
@@ -96,4 +105,8 @@ export function categoriesRepository(db: Kysely<Database>) {
       });
     },
   };
+}
+
+export function categoriesRepository(db: Kysely<Database>) {
+  return { ...categoryRecords(db), ...categoryProducts(db) };
 }

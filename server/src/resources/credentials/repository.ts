@@ -37,11 +37,8 @@ const REMEMBERED_KEYS_MAX = 10_000;
  */
 let revocations = 0;
 
-/** API keys and external checkout keys; only hashes of the secrets are stored. */
-export function credentialsRepository(
-  db: Kysely<Database>,
-  { rememberKeysMs = 0, now = Date.now }: CredentialsOptions = {},
-) {
+/** API keys, read by hash and remembered for `rememberKeysMs`; a revoke forgets every remembered key. */
+function apiKeys(db: Kysely<Database>, { rememberKeysMs = 0, now = Date.now }: CredentialsOptions) {
   const remembered = new Map<string, { key: ApiKeyRecord; until: number; revocations: number }>();
   return {
     async createApiKey(key: ApiKeyRecord & { keyHash: string }): Promise<void> {
@@ -95,7 +92,12 @@ export function credentialsRepository(
       remembered.clear();
       return Number(result.numUpdatedRows) > 0;
     },
+  };
+}
 
+/** The external checkout keys of a store. */
+function checkoutKeys(db: Kysely<Database>) {
+  return {
     async createCheckoutKey(key: CheckoutKeyRecord & { keyHash: string }): Promise<void> {
       await db
         .insertInto('checkout_keys')
@@ -119,6 +121,11 @@ export function credentialsRepository(
       return row && { id: row.id, storeId: row.store_id, createdAt: row.created_at };
     },
   };
+}
+
+/** API keys and external checkout keys; only hashes of the secrets are stored. */
+export function credentialsRepository(db: Kysely<Database>, options: CredentialsOptions = {}) {
+  return { ...apiKeys(db, options), ...checkoutKeys(db) };
 }
 
 export type CredentialsRepository = ReturnType<typeof credentialsRepository>;

@@ -37,33 +37,33 @@ const attemptOf = (row: WebhookDeliveryAttemptsTable): Schemas['WebhookDeliveryA
   error: row.error,
 });
 
-/** The deliveries of the webhook outbox, and the worker's claims on them. */
-export function webhookDeliveriesRepository(db: Kysely<Database>, engine: Engine) {
-  /** The read shape of the rows, each with its attempts. */
-  async function deliveriesOf(rows: WebhookDeliveriesTable[]): Promise<WebhookDelivery[]> {
-    const ids = rows.map((row) => row.id);
-    const attempts =
-      ids.length === 0
-        ? []
-        : await db
-            .selectFrom('webhook_delivery_attempts')
-            .selectAll()
-            .where('delivery_id', 'in', ids)
-            .orderBy('attempt')
-            .execute();
-    return rows.map((row) => ({
-      id: row.id,
-      webhookId: row.webhook_id,
-      messageId: row.message_id,
-      eventType: row.event_type,
-      status: row.status,
-      attempts: attempts.filter((attempt) => attempt.delivery_id === row.id).map(attemptOf),
-      nextAttemptAt: row.next_attempt_at,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    }));
-  }
+/** The read shape of the rows, each with its attempts. */
+async function deliveriesOf(db: Kysely<Database>, rows: WebhookDeliveriesTable[]): Promise<WebhookDelivery[]> {
+  const ids = rows.map((row) => row.id);
+  const attempts =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('webhook_delivery_attempts')
+          .selectAll()
+          .where('delivery_id', 'in', ids)
+          .orderBy('attempt')
+          .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    webhookId: row.webhook_id,
+    messageId: row.message_id,
+    eventType: row.event_type,
+    status: row.status,
+    attempts: attempts.filter((attempt) => attempt.delivery_id === row.id).map(attemptOf),
+    nextAttemptAt: row.next_attempt_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }));
+}
 
+/** The delivery log the API reads: what the outbox wrote, listed with its attempts, and redeliveries. */
+function deliveryLog(db: Kysely<Database>) {
   return {
     /** Writes deliveries due now (the outbox: in the transaction of the change whose event they carry). */
     async enqueueDeliveries(deliveries: readonly WebhookDeliveriesTable[]): Promise<void> {
@@ -89,7 +89,7 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, engine: Engine
         .limit(pagination.limit)
         .offset(offset)
         .execute();
-      return { deliveries: await deliveriesOf(rows), pagination };
+      return { deliveries: await deliveriesOf(db, rows), pagination };
     },
 
     /** One more attempt, due `at`, with the same message: the delivery is PENDING again. */
@@ -107,9 +107,42 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, engine: Engine
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();
-      return row && (await deliveriesOf([row]))[0];
+      return row && (await deliveriesOf(db, [row]))[0];
     },
+  };
+}
 
+/**
+ * Settles the delivery after an attempt: DELIVERED on a 2XX, FAILED once the attempts are used up, otherwise
+ * still PENDING, due at `outcome.retryAt`.
+ */
+async function settle(trx: Kysely<Database>, claim: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
+  const exhausted = claim.attempt >= Number(claim.delivery.max_attempts);
+  if (!outcome.delivered && !exhausted) {
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: outcome.retryAt, updated_at: outcome.attemptedAt })
+      .where('id', '=', claim.delivery.id)
+      .where('status', '=', 'PENDING')
+      .execute();
+    return;
+  }
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({
+      status: outcome.delivered ? 'DELIVERED' : 'FAILED',
+      next_attempt_at: null,
+      updated_at: new Date().toISOString(),
+    })
+    .where('id', '=', claim.delivery.id)
+    // A redelivery asked for while this attempt was in flight keeps the delivery pending.
+    .where('max_attempts', '=', Number(claim.delivery.max_attempts))
+    .execute();
+}
+
+/** The queue the worker claims due deliveries from and records their attempts in. */
+function deliveryQueue(db: Kysely<Database>, engine: Engine) {
+  return {
     /**
      * Claims up to `limit` pending deliveries of active webhooks due at `at`: each gets its attempt number and
      * `next_attempt_at` moved to `leaseUntil(attempt, webhook)`, the time it is tried again should this attempt
@@ -156,10 +189,7 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, engine: Engine
         return claimed;
       }),
 
-    /**
-     * Records how a claimed attempt ended and settles the delivery: DELIVERED on a 2XX, FAILED once the attempts
-     * are used up, otherwise still PENDING at the time the claim already set.
-     */
+    /** Records how a claimed attempt ended and settles the delivery, together. */
     recordAttempt: (claim: ClaimedDelivery, outcome: AttemptOutcome) =>
       inTransaction(db, async (trx) => {
         await trx
@@ -173,27 +203,12 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, engine: Engine
             error: outcome.error,
           })
           .execute();
-        const exhausted = claim.attempt >= Number(claim.delivery.max_attempts);
-        if (!outcome.delivered && !exhausted) {
-          await trx
-            .updateTable('webhook_deliveries')
-            .set({ next_attempt_at: outcome.retryAt, updated_at: outcome.attemptedAt })
-            .where('id', '=', claim.delivery.id)
-            .where('status', '=', 'PENDING')
-            .execute();
-          return;
-        }
-        await trx
-          .updateTable('webhook_deliveries')
-          .set({
-            status: outcome.delivered ? 'DELIVERED' : 'FAILED',
-            next_attempt_at: null,
-            updated_at: new Date().toISOString(),
-          })
-          .where('id', '=', claim.delivery.id)
-          // A redelivery asked for while this attempt was in flight keeps the delivery pending.
-          .where('max_attempts', '=', Number(claim.delivery.max_attempts))
-          .execute();
+        await settle(trx, claim, outcome);
       }),
   };
+}
+
+/** The deliveries of the webhook outbox, and the worker's claims on them. */
+export function webhookDeliveriesRepository(db: Kysely<Database>, engine: Engine) {
+  return { ...deliveryLog(db), ...deliveryQueue(db, engine) };
 }

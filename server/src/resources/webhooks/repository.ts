@@ -31,78 +31,30 @@ type PageIds = AliasedSelectQueryBuilder<{ webhook_id: string; created_at: strin
 /** The list's filters, `events` already split into names. */
 export type WebhookFilters = Pick<ListWebhooksQuery, 'active'> & { events?: readonly WebhookEventName[] | undefined };
 
-export function webhooksRepository(db: Kysely<Database>) {
-  const webhooks = storeTable(db, 'webhooks', webhookColumns);
+/** Moves the store's webhook counts by `total` and `active` (inside the transaction of the change). */
+const count = (trx: Kysely<Database>, storeId: string, total: number, active: number) =>
+  trx
+    .insertInto('webhook_counts')
+    .values({ store_id: storeId, total, active })
+    .onConflict((conflict) =>
+      conflict.column('store_id').doUpdateSet((eb) => ({
+        total: eb('webhook_counts.total', '+', total),
+        active: eb('webhook_counts.active', '+', active),
+      })),
+    )
+    .execute();
 
-  /** Moves the store's webhook counts by `total` and `active` (inside the transaction of the change). */
-  const count = (trx: Kysely<Database>, storeId: string, total: number, active: number) =>
-    trx
-      .insertInto('webhook_counts')
-      .values({ store_id: storeId, total, active })
-      .onConflict((conflict) =>
-        conflict.column('store_id').doUpdateSet((eb) => ({
-          total: eb('webhook_counts.total', '+', total),
-          active: eb('webhook_counts.active', '+', active),
-        })),
-      )
-      .execute();
+const subscriptions = (webhook: WebhookRecord) =>
+  webhook.events.map((event) => ({
+    webhook_id: webhook.id,
+    store_id: webhook.storeId,
+    event,
+    active: webhook.active ? 1 : 0,
+    created_at: webhook.createdAt,
+  }));
 
-  const subscriptions = (webhook: WebhookRecord) =>
-    webhook.events.map((event) => ({
-      webhook_id: webhook.id,
-      store_id: webhook.storeId,
-      event,
-      active: webhook.active ? 1 : 0,
-      created_at: webhook.createdAt,
-    }));
-
-  /** The webhooks of a page of ids, in the window's order. */
-  async function rowsOf(ids: PageIds, newestFirst: boolean): Promise<WebhookRecord[]> {
-    const direction = newestFirst ? 'desc' : 'asc';
-    const rows = await db
-      .selectFrom(ids)
-      .innerJoin('webhooks', 'webhooks.id', 'page_ids.webhook_id')
-      .selectAll('webhooks')
-      .orderBy('page_ids.created_at', direction)
-      .orderBy('page_ids.webhook_id', direction)
-      .execute();
-    if (!newestFirst) rows.reverse();
-    return rows.map(webhooks.decode);
-  }
-  /** Without `events`: the page's ids from webhooks by store, active and created order. */
-  const unfilteredIds = (storeId: string, active: boolean | undefined, window: Window): PageIds => {
-    const direction = window.newestFirst ? 'desc' : 'asc';
-    let query = db.selectFrom('webhooks').where('store_id', '=', storeId);
-    if (active !== undefined) query = query.where('active', '=', active ? 1 : 0);
-    return query
-      .select(['webhooks.id as webhook_id', 'webhooks.created_at'])
-      .orderBy('webhooks.created_at', direction)
-      .orderBy('webhooks.id', direction)
-      .limit(window.limit)
-      .offset(window.offset)
-      .as('page_ids');
-  };
-  // With `events`: a webhook subscribed to several of them has one entry per event, grouped back into one.
-  const subscribed = (storeId: string, events: readonly WebhookEventName[], active: boolean | undefined) => {
-    let query = db
-      .selectFrom('webhook_events')
-      .where('webhook_events.store_id', '=', storeId)
-      .where('webhook_events.event', 'in', events);
-    if (active !== undefined) query = query.where('webhook_events.active', '=', active ? 1 : 0);
-    return query
-      .select(['webhook_events.webhook_id', 'webhook_events.created_at'])
-      .groupBy(['webhook_events.created_at', 'webhook_events.webhook_id']);
-  };
-  const subscribedIds = (matching: ReturnType<typeof subscribed>, window: Window): PageIds => {
-    const direction = window.newestFirst ? 'desc' : 'asc';
-    return matching
-      .orderBy('webhook_events.created_at', direction)
-      .orderBy('webhook_events.webhook_id', direction)
-      .limit(window.limit)
-      .offset(window.offset)
-      .as('page_ids');
-  };
-
+/** The writes, each keeping `webhook_counts` and the `webhook_events` subscriptions in step with the webhook. */
+function webhookWrites(db: Kysely<Database>) {
   return {
     createWebhook: (webhook: WebhookRecord) =>
       inTransaction(db, async (trx) => {
@@ -110,8 +62,6 @@ export function webhooksRepository(db: Kysely<Database>) {
         await trx.insertInto('webhook_events').values(subscriptions(webhook)).execute();
         await count(trx, webhook.storeId, 1, webhook.active ? 1 : 0);
       }),
-
-    getWebhookById: webhooks.find,
 
     updateWebhook: (webhook: WebhookRecord) =>
       inTransaction(db, async (trx) => {
@@ -133,6 +83,93 @@ export function webhooksRepository(db: Kysely<Database>) {
         if (deleted) await count(trx, storeId, -1, flag.fromColumn(deleted.active) ? -1 : 0);
         return deleted !== undefined;
       }),
+  };
+}
+
+/** The rows of a page of ids, in the window's order. */
+async function rowsOf(db: Kysely<Database>, ids: PageIds, newestFirst: boolean) {
+  const direction = newestFirst ? 'desc' : 'asc';
+  const rows = await db
+    .selectFrom(ids)
+    .innerJoin('webhooks', 'webhooks.id', 'page_ids.webhook_id')
+    .selectAll('webhooks')
+    .orderBy('page_ids.created_at', direction)
+    .orderBy('page_ids.webhook_id', direction)
+    .execute();
+  if (!newestFirst) rows.reverse();
+  return rows;
+}
+
+/** Without `events`: the page's ids from webhooks by store, active and created order. */
+const unfilteredIds = (db: Kysely<Database>, storeId: string, active: boolean | undefined, window: Window): PageIds => {
+  const direction = window.newestFirst ? 'desc' : 'asc';
+  let query = db.selectFrom('webhooks').where('store_id', '=', storeId);
+  if (active !== undefined) query = query.where('active', '=', active ? 1 : 0);
+  return query
+    .select(['webhooks.id as webhook_id', 'webhooks.created_at'])
+    .orderBy('webhooks.created_at', direction)
+    .orderBy('webhooks.id', direction)
+    .limit(window.limit)
+    .offset(window.offset)
+    .as('page_ids');
+};
+
+// With `events`: a webhook subscribed to several of them has one entry per event, grouped back into one.
+const subscribed = (
+  db: Kysely<Database>,
+  storeId: string,
+  events: readonly WebhookEventName[],
+  active: boolean | undefined,
+) => {
+  let query = db
+    .selectFrom('webhook_events')
+    .where('webhook_events.store_id', '=', storeId)
+    .where('webhook_events.event', 'in', events);
+  if (active !== undefined) query = query.where('webhook_events.active', '=', active ? 1 : 0);
+  return query
+    .select(['webhook_events.webhook_id', 'webhook_events.created_at'])
+    .groupBy(['webhook_events.created_at', 'webhook_events.webhook_id']);
+};
+
+const subscribedIds = (matching: ReturnType<typeof subscribed>, window: Window): PageIds => {
+  const direction = window.newestFirst ? 'desc' : 'asc';
+  return matching
+    .orderBy('webhook_events.created_at', direction)
+    .orderBy('webhook_events.webhook_id', direction)
+    .limit(window.limit)
+    .offset(window.offset)
+    .as('page_ids');
+};
+
+/** How many webhooks the list's filters match: from `webhook_counts` without `events`, counted with them. */
+async function totalOf(
+  db: Kysely<Database>,
+  storeId: string,
+  filters: WebhookFilters,
+  events: readonly WebhookEventName[],
+) {
+  if (events.length === 0) {
+    const counts = await db
+      .selectFrom('webhook_counts')
+      .select(['total', 'active'])
+      .where('store_id', '=', storeId)
+      .executeTakeFirst();
+    const all = Number(counts?.total ?? 0);
+    const active = Number(counts?.active ?? 0);
+    return filters.active === undefined ? all : filters.active ? active : all - active;
+  }
+  const counted = await db
+    .selectFrom(subscribed(db, storeId, events, filters.active).as('matching'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(counted?.n ?? 0);
+}
+
+/** The reads: one webhook, the list, and who an event is delivered to. */
+function webhookReads(db: Kysely<Database>) {
+  const webhooks = storeTable(db, 'webhooks', webhookColumns);
+  return {
+    getWebhookById: webhooks.find,
 
     /**
      * Newest first. The page's ids are picked from an index alone (without `events`: webhooks by store, active
@@ -142,31 +179,15 @@ export function webhooksRepository(db: Kysely<Database>) {
      */
     async listWebhooks(storeId: string, filters: WebhookFilters, request: PageRequest) {
       const events = filters.events ?? [];
-      let total: number;
-      if (events.length === 0) {
-        const counts = await db
-          .selectFrom('webhook_counts')
-          .select(['total', 'active'])
-          .where('store_id', '=', storeId)
-          .executeTakeFirst();
-        const all = Number(counts?.total ?? 0);
-        const active = Number(counts?.active ?? 0);
-        total = filters.active === undefined ? all : filters.active ? active : all - active;
-      } else {
-        const counted = await db
-          .selectFrom(subscribed(storeId, events, filters.active).as('matching'))
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirst();
-        total = Number(counted?.n ?? 0);
-      }
+      const total = await totalOf(db, storeId, filters, events);
       const { offset, ...pagination } = pageOf(request, total);
       if (offset >= total) return { webhooks: [], pagination };
       const window = readWindow({ offset, limit: pagination.limit, total });
       const ids =
         events.length === 0
-          ? unfilteredIds(storeId, filters.active, window)
-          : subscribedIds(subscribed(storeId, events, filters.active), window);
-      return { webhooks: await rowsOf(ids, window.newestFirst), pagination };
+          ? unfilteredIds(db, storeId, filters.active, window)
+          : subscribedIds(subscribed(db, storeId, events, filters.active), window);
+      return { webhooks: (await rowsOf(db, ids, window.newestFirst)).map(webhooks.decode), pagination };
     },
 
     /** The store's active webhooks subscribed to `event` (who an event is delivered to). */
@@ -182,4 +203,8 @@ export function webhooksRepository(db: Kysely<Database>) {
       return rows.map(webhooks.decode);
     },
   };
+}
+
+export function webhooksRepository(db: Kysely<Database>) {
+  return { ...webhookWrites(db), ...webhookReads(db) };
 }
