@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
+import type { AbandonedCart, AdminAbandonedCartCreate, ProductCreate } from '../../../test/records.ts';
 import { abandonedCartHandlers } from './handlers.ts';
-
-type AdminAbandonedCartCreate = components['schemas']['AdminAbandonedCartCreate'];
-type AbandonedCart = components['schemas']['AbandonedCart'];
-type ProductCreate = components['schemas']['ProductCreate'];
 
 /** The documented list order: newest first; records created in the same millisecond come in id order. */
 const newestFirst = (records: AbandonedCart[]) =>

@@ -2,9 +2,8 @@ import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
 import { action, detailPaths, detailsOf, emailTemplate, flow, newTemplate, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
-
-type AutomationValidate = components['schemas']['AutomationValidate'];
-type TriggerEvent = components['schemas']['TriggerEvent'];
+import type { AutomationValidate, TriggerEvent } from '../../../test/records.ts';
+import { atAutomationId as at } from '../../../test/records.ts';
 
 /** The store's templates of each channel. */
 async function templatesOf(api: Api) {
@@ -15,8 +14,6 @@ async function templatesOf(api: Api) {
   };
 }
 type Templates = Awaited<ReturnType<typeof templatesOf>>;
-
-const at = (automationId: string) => ({ params: { path: { automationId } } });
 
 /** createAutomation; the automation it answers. */
 async function newAutomation(api: Api, body: components['schemas']['AutomationCreate']) {

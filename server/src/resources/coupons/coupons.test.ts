@@ -1,10 +1,8 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import type { CouponCreate } from '../../../test/records.ts';
 import { type ById, expectNotFoundAlike, expectPageBounds, expectScopeDenied } from '../../../test/store-scoped.ts';
-
-type CouponCreate = components['schemas']['CouponCreate'];
 
 /** A create body leaving `status` to its default. */
 const couponOf = (code: string, discountType: CouponCreate['discountType'], discountAmount: number) =>

@@ -1,12 +1,9 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
+import type { AdminOrderCreate, CustomerCreate } from '../../../test/records.ts';
 import { customerHandlers } from './handlers.ts';
-
-type CustomerCreate = components['schemas']['CustomerCreate'];
-type AdminOrderCreate = components['schemas']['AdminOrderCreate'];
 
 let serial = 0;
 /** A CPF-shaped number (11 digits) not used before in this run. */

@@ -1,10 +1,8 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import type { DiscountRangeCreate } from '../../../test/records.ts';
 import { type ById, expectNotFoundAlike, expectPageBounds, expectScopeDenied } from '../../../test/store-scoped.ts';
-
-type DiscountRangeCreate = components['schemas']['DiscountRangeCreate'];
 
 /** A CART_VALUE range leaving every defaulted field to its default; tiers sent in reverse order of value. */
 const cartValue = () =>

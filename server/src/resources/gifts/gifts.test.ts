@@ -1,12 +1,9 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import type { GiftCreate } from '../../../test/records.ts';
+import { atGiftId as at } from '../../../test/records.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
-
-type GiftCreate = components['schemas']['GiftCreate'];
-
-const at = (giftId: string) => ({ params: { path: { giftId } } });
 
 describeEngines('gifts', () => {
   test('createGift fills the defaults; getGiftById, listGifts filters, updateGift and deleteGift follow it', async ({

@@ -1,12 +1,9 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import type { KitCreate } from '../../../test/records.ts';
+import { atKitId as at } from '../../../test/records.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
-
-type KitCreate = components['schemas']['KitCreate'];
-
-const at = (kitId: string) => ({ params: { path: { kitId } } });
 
 describeEngines('kits', () => {
   test('createKit (201) fills the defaults; getKitById, listKits, updateKit and deleteKit follow it', async ({

@@ -1,12 +1,9 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
+import type { AdminLeadCreate, Lead } from '../../../test/records.ts';
 import { leadHandlers } from './handlers.ts';
-
-type AdminLeadCreate = components['schemas']['AdminLeadCreate'];
-type Lead = components['schemas']['Lead'];
 
 /** The documented list order: newest first; records created in the same millisecond come in id order. */
 const newestFirst = (records: Lead[]) =>

@@ -1,13 +1,11 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { detailPaths, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
-
-type MetatagCreate = components['schemas']['MetatagCreate'];
+import type { MetatagCreate } from '../../../test/records.ts';
+import { atMetatagId as at } from '../../../test/records.ts';
 
 const pixel = { name: 'Pixel Meta', content: '<script>fbq("init", "123")</script>', placement: 'HEAD' } as const;
 const metatagBody = (fields: Partial<MetatagCreate> = {}) => withoutDefaults<MetatagCreate>({ ...pixel, ...fields });
-const at = (metatagId: string) => ({ params: { path: { metatagId } } });
 
 describeEngines('metatags', () => {
   test('createMetatag makes it inactive on every page by default; getMetatagById and listMetatags read it back', async ({

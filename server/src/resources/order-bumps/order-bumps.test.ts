@@ -1,12 +1,9 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { detailPaths, newCategory, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import type { OrderBumpCreate } from '../../../test/records.ts';
+import { atOrderBumpId as at } from '../../../test/records.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
-
-type OrderBumpCreate = components['schemas']['OrderBumpCreate'];
-
-const at = (orderBumpId: string) => ({ params: { path: { orderBumpId } } });
 
 /** A shirt with a cover image (29.9), an ebook without images (100), a category, and a valid bump body. */
 async function catalog(api: Api) {

@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { detailPaths } from '../../../test/catalog.ts';
 import { clientOf, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { createTenant, engines } from '../../../test/harness.ts';
 import { newOrder } from '../../../test/orders.ts';
 import { input, type RecordingDeps, recordingDeps } from '../../../test/recording-deps.ts';
+import type { OrderStatus } from '../../../test/records.ts';
+import { atOrderId as at } from '../../../test/records.ts';
 import type { Input } from '../operation.ts';
 import { orderHandlers } from './handlers.ts';
 
-type OrderStatus = components['schemas']['OrderStatus'];
-
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-const at = (orderId: string) => ({ params: { path: { orderId } } });
 
 const LABELS: Record<OrderStatus, string> = {
   PENDING: 'Aguardando pagamento',

@@ -1,16 +1,14 @@
 import createClient from 'openapi-fetch';
 import { expect } from 'vitest';
-import type { components, paths } from '../../../../generated/openapi.ts';
+import type { paths } from '../../../../generated/openapi.ts';
 import { detailPaths, newProduct } from '../../../test/catalog.ts';
 import { clientOf, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { createTenant } from '../../../test/harness.ts';
 import { newOrder } from '../../../test/orders.ts';
-
-type Order = components['schemas']['Order'];
-type AdminOrderCreate = components['schemas']['AdminOrderCreate'];
+import type { AdminOrderCreate, Order } from '../../../test/records.ts';
+import { atOrderId as at } from '../../../test/records.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-const at = (orderId: string) => ({ params: { path: { orderId } } });
 const ordersOf = (storeId: string) => ({ params: { path: { storeId } } });
 
 const defaultCustomer = {

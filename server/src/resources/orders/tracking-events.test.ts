@@ -1,13 +1,11 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { detailPaths } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { newOrder } from '../../../test/orders.ts';
-
-type TrackingStatus = components['schemas']['TrackingStatus'];
+import type { TrackingStatus } from '../../../test/records.ts';
+import { atOrderId as at } from '../../../test/records.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-const at = (orderId: string) => ({ params: { path: { orderId } } });
 const trackingUrl = (code: string) => `https://rastreamento.correios.com.br/app/index.php?objeto=${code}`;
 
 describeEngines('tracking events', () => {

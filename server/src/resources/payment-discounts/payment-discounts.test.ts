@@ -1,10 +1,9 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import type { PaymentDiscountCreate } from '../../../test/records.ts';
 import { type ById, expectNotFoundAlike, expectPageBounds, expectScopeDenied } from '../../../test/store-scoped.ts';
 
-type PaymentDiscountCreate = components['schemas']['PaymentDiscountCreate'];
 /** A create body leaving `active` to its default. */
 const discountOf = (paymentMethod: PaymentDiscountCreate['paymentMethod'], percentage: number) =>
   withoutDefaults<PaymentDiscountCreate>({ paymentMethod, percentage });

@@ -1,9 +1,7 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test } from '../../../test/fixture.ts';
-
-type TemplateCreate = components['schemas']['TemplateCreate'];
+import type { TemplateCreate } from '../../../test/records.ts';
 
 const emailTemplate = {
   channel: 'email',

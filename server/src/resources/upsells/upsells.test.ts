@@ -1,12 +1,9 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, test, withoutDefaults } from '../../../test/fixture.ts';
+import type { UpsellCreate } from '../../../test/records.ts';
+import { atUpsellId as at } from '../../../test/records.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
-
-type UpsellCreate = components['schemas']['UpsellCreate'];
-
-const at = (upsellId: string) => ({ params: { path: { upsellId } } });
 
 describeEngines('upsells', () => {
   test('createUpsell fills the defaults; getUpsellById, listUpsells (search by title), updateUpsell and deleteUpsell follow it', async ({

@@ -3,10 +3,8 @@ import type { components } from '../../../../generated/openapi.ts';
 import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, clientOf, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import { verified, webhookReceiver } from '../../../test/receiver.ts';
+import type { EventName, WebhookCreate } from '../../../test/records.ts';
 import { newWebhookSecret } from '../../domain/secrets.ts';
-
-type WebhookCreate = components['schemas']['WebhookCreate'];
-type EventName = components['schemas']['WebhookEventName'];
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
