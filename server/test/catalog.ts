@@ -17,6 +17,25 @@ export async function newProduct(api: Api, name: string, fields: Partial<Product
   return product;
 }
 
+/** The shirt ('Meia Esportiva') and the ebook ('Ebook Receitas') the offer tests build on, each with `fields`. */
+export async function twoProducts(
+  api: Api,
+  fields: { shirt?: Partial<ProductCreate>; ebook?: Partial<ProductCreate> } = {},
+) {
+  return {
+    shirt: await newProduct(api, 'Meia Esportiva', fields.shirt),
+    ebook: await newProduct(api, 'Ebook Receitas', fields.ebook),
+  };
+}
+
+/** The shirt of the client's store and a product of another store (`otherStore`). */
+export async function shirtAndForeign(api: Api, otherStore: Api) {
+  return {
+    shirt: await newProduct(api, 'Meia Esportiva'),
+    foreign: await newProduct(otherStore, 'Produto Alheio'),
+  };
+}
+
 /** A category of the client's store; fails the test when not created. */
 export async function newCategory(api: Api, name: string) {
   const created = await api.POST('/api/v1/categories', { body: { name } });

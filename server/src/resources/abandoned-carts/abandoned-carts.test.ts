@@ -4,6 +4,7 @@ import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import type { AbandonedCart, AdminAbandonedCartCreate, ProductCreate } from '../../../test/records.ts';
+import { expectInvalid } from '../../../test/store-scoped.ts';
 import { abandonedCartHandlers } from './handlers.ts';
 
 /** The documented list order: newest first; records created in the same millisecond come in id order. */
@@ -172,9 +173,7 @@ describeEngines('abandoned carts', () => {
     'createAbandonedCart rejects a cart with %s: 400 VALIDATION_ERROR naming the field',
     async ([, body, field], { admin, tenant }) => {
       const { response, error } = await recordCart(admin, tenant.storeId, malformed(body));
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(error).toMatchObject(naming(field));
+      expectInvalid({ response, error }, field);
     },
   );
 

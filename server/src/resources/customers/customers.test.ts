@@ -3,6 +3,7 @@ import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import type { AdminOrderCreate, CustomerCreate } from '../../../test/records.ts';
+import { expectInvalid } from '../../../test/store-scoped.ts';
 import { customerHandlers } from './handlers.ts';
 
 let serial = 0;
@@ -91,9 +92,7 @@ describeEngines('customers', () => {
     'createCustomer rejects a customer with %s: 400 VALIDATION_ERROR naming the field',
     async ([, body, field], { api }) => {
       const { response, error } = await api.POST('/api/v1/customers', { body: malformed(body) });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(error).toMatchObject(naming(field));
+      expectInvalid({ response, error }, field);
     },
   );
 

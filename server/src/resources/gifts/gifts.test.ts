@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
+import { detailPaths, newProduct, shirtAndForeign, twoProducts, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { GiftCreate } from '../../../test/records.ts';
 import { atGiftId as at } from '../../../test/records.ts';
@@ -10,8 +10,7 @@ describeEngines('gifts', () => {
     api,
     tenant,
   }) => {
-    const shirt = await newProduct(api, 'Meia Esportiva');
-    const ebook = await newProduct(api, 'Ebook Receitas');
+    const { shirt, ebook } = await twoProducts(api);
     const created = await api.POST('/api/v1/gifts', {
       body: withoutDefaults<GiftCreate>({ name: 'Brinde Meia', productId: shirt.id, minCartTotal: 150 }),
     });
@@ -58,8 +57,7 @@ describeEngines('gifts', () => {
     api,
     otherStore,
   }) => {
-    const shirt = await newProduct(api, 'Meia Esportiva');
-    const foreignProduct = await newProduct(otherStore, 'Produto Alheio');
+    const { shirt, foreign: foreignProduct } = await shirtAndForeign(api, otherStore);
     const foreign = await api.POST('/api/v1/gifts', {
       body: withoutDefaults<GiftCreate>({ name: 'B', productId: foreignProduct.id, minCartTotal: 1 }),
     });

@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
-import { naming, UNKNOWN } from '../../../test/catalog.ts';
+import { UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import type { AdminLeadCreate, Lead } from '../../../test/records.ts';
+import { expectInvalid } from '../../../test/store-scoped.ts';
 import { leadHandlers } from './handlers.ts';
 
 /** The documented list order: newest first; records created in the same millisecond come in id order. */
@@ -86,9 +87,7 @@ describeEngines('leads', () => {
         params: { path: { storeId: tenant.storeId } },
         body: malformed(body),
       });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(error).toMatchObject(naming(field));
+      expectInvalid({ response, error }, field);
     },
   );
 

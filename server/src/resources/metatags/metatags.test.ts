@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
-import { detailPaths, UNKNOWN } from '../../../test/catalog.ts';
+import { UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { MetatagCreate } from '../../../test/records.ts';
 import { atMetatagId as at } from '../../../test/records.ts';
+import { expectInvalid } from '../../../test/store-scoped.ts';
 
 const pixel = { name: 'Pixel Meta', content: '<script>fbq("init", "123")</script>', placement: 'HEAD' } as const;
 const metatagBody = (fields: Partial<MetatagCreate> = {}) => withoutDefaults<MetatagCreate>({ ...pixel, ...fields });
@@ -69,9 +70,7 @@ describeEngines('metatags', () => {
     'createMetatag rejects %s with 400 VALIDATION_ERROR naming the field',
     async ([, body, field], { api }) => {
       const { response, error } = await api.POST('/api/v1/metatags', { body: malformed(body) });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(detailPaths(error)).toContain(field);
+      expectInvalid({ response, error }, field);
     },
   );
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { detailPaths } from '../../../test/catalog.ts';
 import { clientOf, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { createTenant, engines } from '../../../test/harness.ts';
 import { newOrder } from '../../../test/orders.ts';
 import { input, type RecordingDeps, recordingDeps } from '../../../test/recording-deps.ts';
 import type { OrderStatus } from '../../../test/records.ts';
 import { atOrderId as at } from '../../../test/records.ts';
+import { expectInvalid } from '../../../test/store-scoped.ts';
 import type { Input } from '../operation.ts';
 import { orderHandlers } from './handlers.ts';
 
@@ -126,9 +126,7 @@ describeEngines('order status', () => {
         ...at(order.id),
         body: malformed(body),
       });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(detailPaths(error)).toContain(field);
+      expectInvalid({ response, error }, field);
       expect((await api.GET('/api/v1/orders/{orderId}', at(order.id))).data?.data.order).toEqual(order);
     },
   );

@@ -7,6 +7,7 @@ import { createTenant } from '../../../test/harness.ts';
 import { newOrder } from '../../../test/orders.ts';
 import type { AdminOrderCreate, Order } from '../../../test/records.ts';
 import { atOrderId as at } from '../../../test/records.ts';
+import { expectInvalid } from '../../../test/store-scoped.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const ordersOf = (storeId: string) => ({ params: { path: { storeId } } });
@@ -191,9 +192,7 @@ describeEngines('orders', () => {
         ...ordersOf(tenant.storeId),
         body: malformed(body),
       });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(detailPaths(error)).toContain(field);
+      expectInvalid({ response, error }, field);
       expect((await api.GET('/api/v1/orders')).data?.data.pagination.total).toBe(0);
     },
   );
@@ -326,9 +325,7 @@ describeEngines('orders', () => {
     ['a createdFrom that is not a date-time', { createdFrom: 'ontem' }, 'createdFrom'],
   ] as const)('listOrders rejects %s (400 VALIDATION_ERROR)', async ([, query, field], { api }) => {
     const { response, error } = await api.GET('/api/v1/orders', { params: { query: malformed(query) } });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-    expect(detailPaths(error)).toContain(field);
+    expectInvalid({ response, error }, field);
   });
 
   test('getOrderById answers 404 RESOURCE_NOT_FOUND alike for an unknown and another store’s order', async ({

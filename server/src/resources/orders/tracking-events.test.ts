@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
-import { detailPaths } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { newOrder } from '../../../test/orders.ts';
 import type { TrackingStatus } from '../../../test/records.ts';
 import { atOrderId as at } from '../../../test/records.ts';
+import { expectInvalid } from '../../../test/store-scoped.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const trackingUrl = (code: string) => `https://rastreamento.correios.com.br/app/index.php?objeto=${code}`;
@@ -225,9 +225,7 @@ describeEngines('tracking events', () => {
         ...at(order.id),
         body: malformed(body),
       });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(detailPaths(error)).toContain(field);
+      expectInvalid({ response, error }, field);
       expect((await api.GET('/api/v1/orders/{orderId}/tracking', at(order.id))).data?.data.events).toEqual([]);
     },
   );
@@ -266,9 +264,7 @@ describeEngines('tracking events', () => {
       const { response, error } = await api.GET('/api/v1/orders/{orderId}/tracking', {
         params: { path: { orderId: order.id }, query },
       });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(detailPaths(error)).toContain(field);
+      expectInvalid({ response, error }, field);
     },
   );
 

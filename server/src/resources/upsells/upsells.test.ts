@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
+import { detailPaths, newProduct, shirtAndForeign, twoProducts, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { UpsellCreate } from '../../../test/records.ts';
 import { atUpsellId as at } from '../../../test/records.ts';
@@ -10,8 +10,7 @@ describeEngines('upsells', () => {
     api,
     tenant,
   }) => {
-    const shirt = await newProduct(api, 'Meia Esportiva');
-    const ebook = await newProduct(api, 'Ebook Receitas');
+    const { shirt, ebook } = await twoProducts(api);
     const created = await api.POST('/api/v1/upsells', {
       body: withoutDefaults<UpsellCreate>({
         name: 'Upsell ebook',
@@ -84,8 +83,7 @@ describeEngines('upsells', () => {
   });
 
   test('createUpsell answers 422 naming the product and each bad trigger product', async ({ api, otherStore }) => {
-    const shirt = await newProduct(api, 'Meia Esportiva');
-    const foreign = await newProduct(otherStore, 'Produto Alheio');
+    const { shirt, foreign } = await shirtAndForeign(api, otherStore);
     const { response, error } = await api.POST('/api/v1/upsells', {
       body: withoutDefaults<UpsellCreate>({
         name: 'U',
