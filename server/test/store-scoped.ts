@@ -54,13 +54,16 @@ export function expectInvalid({ response, error }: Reply, field: string): void {
   expect(detailPaths(error)).toContain(field);
 }
 
+/** The page queries a list refuses: `limit` 0 and 101 and `page` 0, each with the parameter its 400 names. */
+export const outOfBounds = [
+  [{ limit: 0 }, 'limit'],
+  [{ limit: 101 }, 'limit'],
+  [{ page: 0 }, 'page'],
+] as const;
+
 /** A list refuses `limit` 0 and 101 and `page` 0 with 400 VALIDATION_ERROR, naming the parameter. */
 export async function expectPageBounds(list: (query: PageQuery) => Promise<Reply>): Promise<void> {
-  for (const [query, field] of [
-    [{ limit: 0 }, 'limit'],
-    [{ limit: 101 }, 'limit'],
-    [{ page: 0 }, 'page'],
-  ] as const) {
+  for (const [query, field] of outOfBounds) {
     expectInvalid(await list(query), field);
   }
 }

@@ -3,7 +3,7 @@ import { UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import type { AdminLeadCreate, Lead } from '../../../test/records.ts';
-import { expectInvalid } from '../../../test/store-scoped.ts';
+import { expectInvalid, outOfBounds } from '../../../test/store-scoped.ts';
 import { leadHandlers } from './handlers.ts';
 
 /** The documented list order: newest first; records created in the same millisecond come in id order. */
@@ -121,11 +121,7 @@ describeEngines('leads', () => {
     });
   });
 
-  test.for([
-    [{ limit: 0 }, 'limit'],
-    [{ limit: 101 }, 'limit'],
-    [{ page: 0 }, 'page'],
-  ] as const)('listLeads rejects %o (400)', async ([query, field], { api }) => {
+  test.for(outOfBounds)('listLeads rejects %o (400)', async ([query, field], { api }) => {
     const { response, error } = await api.GET('/api/v1/leads', { params: { query } });
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ error: { details: [{ path: field }] } });
