@@ -2,13 +2,8 @@ import { expect } from 'vitest';
 import { UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { CouponCreate } from '../../../test/records.ts';
-import {
-  type ById,
-  expectInvalid,
-  expectNotFoundAlike,
-  expectPageBounds,
-  expectScopeDenied,
-} from '../../../test/store-scoped.ts';
+import type { ById } from '../../../test/store-scoped.ts';
+import { expectInvalid, expectNotFoundAlike, expectPageBounds, expectScopeDenied } from '../../../test/store-scoped.ts';
 
 /** A create body leaving `status` to its default. */
 const couponOf = (code: string, discountType: CouponCreate['discountType'], discountAmount: number) =>

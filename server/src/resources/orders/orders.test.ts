@@ -7,7 +7,7 @@ import { createTenant } from '../../../test/harness.ts';
 import { newOrder } from '../../../test/orders.ts';
 import type { AdminOrderCreate, Order } from '../../../test/records.ts';
 import { atOrderId as at } from '../../../test/records.ts';
-import { expectInvalid } from '../../../test/store-scoped.ts';
+import { type ById, expectInvalid, expectNotFoundAlike, expectScopeDenied } from '../../../test/store-scoped.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const ordersOf = (storeId: string) => ({ params: { path: { storeId } } });
@@ -335,12 +335,8 @@ describeEngines('orders', () => {
     tenant,
   }) => {
     const order = await newOrder(admin, tenant.storeId);
-    const unknown = await api.GET('/api/v1/orders/{orderId}', at(UNKNOWN));
-    expect(unknown.response.status).toBe(404);
-    expect(unknown.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
-    const foreign = await otherStore.GET('/api/v1/orders/{orderId}', at(order.id));
-    expect(foreign.response.status).toBe(404);
-    expect(foreign.error?.error).toEqual(unknown.error?.error);
+    const read: ById = (client, id) => client.GET('/api/v1/orders/{orderId}', at(id));
+    await expectNotFoundAlike([read], read, { api, otherStore }, order.id);
   });
 
   test('listOrders and getOrderById need the orders:read scope (403 AUTH_SCOPE_DENIED)', async ({
@@ -351,13 +347,10 @@ describeEngines('orders', () => {
   }) => {
     const order = await newOrder(admin, tenant.storeId);
     const productsOnly = await withScopes(['products:read']);
-    for (const { response, error } of [
+    expectScopeDenied([
       await productsOnly.GET('/api/v1/orders'),
       await productsOnly.GET('/api/v1/orders/{orderId}', at(order.id)),
-    ]) {
-      expect(response.status, response.url).toBe(403);
-      expect(error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
-    }
+    ]);
     const reader = await createTenant(server, ['orders:read']);
     const own = await newOrder(admin, reader.storeId);
     const read = await clientOf(server, reader).GET('/api/v1/orders/{orderId}', at(own.id));
