@@ -87,6 +87,17 @@ export const flow = (emailId: string) => {
   return { name: 'Lembrete de PIX', trigger_event: 'pix.generated', steps } satisfies AutomationCreate;
 };
 
+/** The whole 422 REFERENCE_NOT_FOUND body whose details name each body field (key) with its reason (value). */
+export const referenceNotFound = (reasons: Record<string, string>) => ({
+  success: false,
+  error: {
+    code: 'REFERENCE_NOT_FOUND',
+    message: expect.any(String),
+    details: Object.entries(reasons).map(([path, reason]) => ({ location: 'body', path, reason })),
+  },
+  meta: { status: 422, timestamp: expect.any(String) },
+});
+
 /** An error body whose details name `path` (for `toMatchObject`). */
 export const naming = (path: string) => ({
   error: { details: expect.arrayContaining([expect.objectContaining({ path })]) },
