@@ -54,6 +54,12 @@ export function expectInvalid({ response, error }: Reply, field: string): void {
   expect(detailPaths(error)).toContain(field);
 }
 
+/** A 400 VALIDATION_ERROR whose only detail names the query parameter `field`. */
+export function expectQueryInvalid({ response, error }: Reply, field: string): void {
+  expect(response.status).toBe(400);
+  expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR', details: [{ location: 'query', path: field }] } });
+}
+
 /** The page queries a list refuses: `limit` 0 and 101 and `page` 0, each with the parameter its 400 names. */
 export const outOfBounds = [
   [{ limit: 0 }, 'limit'],

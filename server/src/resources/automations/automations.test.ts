@@ -4,6 +4,7 @@ import { action, detailPaths, detailsOf, emailTemplate, flow, newTemplate, UNKNO
 import { type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import type { AutomationValidate, TriggerEvent } from '../../../test/records.ts';
 import { atAutomationId as at } from '../../../test/records.ts';
+import { expectQueryInvalid, expectScopeDenied } from '../../../test/store-scoped.ts';
 
 /** The store's templates of each channel. */
 async function templatesOf(api: Api) {
@@ -345,9 +346,7 @@ describeEngines('automations', () => {
     ['page=0', 'page'],
     ['trigger_event=pix.expired', 'trigger_event'],
   ] as const)('listAutomations rejects the query %s with 400', async ([query, field], { api }) => {
-    const { response, error } = await api.GET('/api/v1/automations', { querySerializer: () => query });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject({ error: { details: [{ location: 'query', path: field }] } });
+    expectQueryInvalid(await api.GET('/api/v1/automations', { querySerializer: () => query }), field);
   });
 
   test('validateAutomation needs automations:read and createAutomation automations:write (403 AUTH_SCOPE_DENIED)', async ({
@@ -369,8 +368,6 @@ describeEngines('automations', () => {
       expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
     }
     const unrelated = await withScopes(['products:read']);
-    const denied = await unrelated.POST('/api/v1/automations/validate', { body });
-    expect(denied.response.status).toBe(403);
-    expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+    expectScopeDenied([await unrelated.POST('/api/v1/automations/validate', { body })]);
   });
 });

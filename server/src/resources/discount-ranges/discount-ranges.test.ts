@@ -79,17 +79,20 @@ describeEngines('discount ranges', () => {
     const active = await api.GET('/api/v1/discount-ranges', { params: { query: { active: true, limit: 100 } } });
     expect(active.data?.data.discountRanges).toContainEqual(range);
 
+    const changes = {
+      ruleType: 'ITEM_QUANTITY',
+      applyDiscountTo: 'ITEMS',
+      itemRangeStart: 2,
+      itemRangeEnd: 3,
+      itemRangeOrderBy: 'PRICE_ASC',
+      appliesToAllProducts: false,
+      productIds: [productId],
+      priority: 5,
+    } satisfies Partial<DiscountRangeCreate>;
     const updated = await api.PATCH('/api/v1/discount-ranges/{discountRangeId}', {
       params: { path },
       body: {
-        ruleType: 'ITEM_QUANTITY',
-        applyDiscountTo: 'ITEMS',
-        itemRangeStart: 2,
-        itemRangeEnd: 3,
-        itemRangeOrderBy: 'PRICE_ASC',
-        appliesToAllProducts: false,
-        productIds: [productId],
-        priority: 5,
+        ...changes,
         tiers: [
           { minQuantity: 5, discountType: 'PERCENT', discountAmount: 20, position: 1 },
           { minQuantity: 2, maxQuantity: 4, discountType: 'PERCENT', discountAmount: 5, position: 0 },
@@ -110,14 +113,7 @@ describeEngines('discount ranges', () => {
     const changed = updated.data?.data.discountRange;
     expect(changed).toEqual({
       ...range,
-      ruleType: 'ITEM_QUANTITY',
-      applyDiscountTo: 'ITEMS',
-      itemRangeStart: 2,
-      itemRangeEnd: 3,
-      itemRangeOrderBy: 'PRICE_ASC',
-      appliesToAllProducts: false,
-      productIds: [productId],
-      priority: 5,
+      ...changes,
       tiers: [tier(2, 4, 5, 0), tier(5, null, 20, 1)],
       updatedAt: expect.any(String),
     });

@@ -194,11 +194,13 @@ describeEngines('orders', () => {
   ] as const)(
     'createOrder rejects %s: 400 VALIDATION_ERROR naming the field',
     async ([, body, field], { api, admin, tenant }) => {
-      const { response, error } = await admin.POST('/admin/stores/{storeId}/orders', {
-        ...ordersOf(tenant.storeId),
-        body: malformed(body),
-      });
-      expectInvalid({ response, error }, field);
+      expectInvalid(
+        await admin.POST('/admin/stores/{storeId}/orders', {
+          ...ordersOf(tenant.storeId),
+          body: malformed(body),
+        }),
+        field,
+      );
       expect((await api.GET('/api/v1/orders')).data?.data.pagination.total).toBe(0);
     },
   );

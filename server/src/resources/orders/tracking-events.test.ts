@@ -222,11 +222,13 @@ describeEngines('tracking events', () => {
     'createTrackingEvent rejects %s (400 VALIDATION_ERROR)',
     async ([, body, field], { api, admin, tenant }) => {
       const order = await newOrder(admin, tenant.storeId);
-      const { response, error } = await admin.POST('/admin/orders/{orderId}/tracking-events', {
-        ...at(order.id),
-        body: malformed(body),
-      });
-      expectInvalid({ response, error }, field);
+      expectInvalid(
+        await admin.POST('/admin/orders/{orderId}/tracking-events', {
+          ...at(order.id),
+          body: malformed(body),
+        }),
+        field,
+      );
       expect((await api.GET('/api/v1/orders/{orderId}/tracking', at(order.id))).data?.data.events).toEqual([]);
     },
   );

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test } from '../../../test/fixture.ts';
 import type { TemplateCreate } from '../../../test/records.ts';
-import { outOfBounds } from '../../../test/store-scoped.ts';
+import { expectQueryInvalid, expectScopeDenied, outOfBounds } from '../../../test/store-scoped.ts';
 
 const emailTemplate = {
   channel: 'email',
@@ -206,11 +206,12 @@ describeEngines('message templates', () => {
   test.for([...outOfBounds, [{ channel: 'telegram' }, 'channel']] as const)(
     'listTemplates rejects the query %o with 400',
     async ([query, field], { api }) => {
-      const { response, error } = await api.GET('/api/v1/automation/templates', {
-        params: { query: malformed(query) },
-      });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { details: [{ location: 'query', path: field }] } });
+      expectQueryInvalid(
+        await api.GET('/api/v1/automation/templates', {
+          params: { query: malformed(query) },
+        }),
+        field,
+      );
     },
   );
 
@@ -218,13 +219,9 @@ describeEngines('message templates', () => {
     withScopes,
   }) => {
     const readOnly = await withScopes(['automations:read']);
-    const denied = await readOnly.POST('/api/v1/automation/templates', { body: emailTemplate });
-    expect(denied.response.status).toBe(403);
-    expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+    expectScopeDenied([await readOnly.POST('/api/v1/automation/templates', { body: emailTemplate })]);
     expect((await readOnly.GET('/api/v1/automation/templates')).response.status).toBe(200);
     const unrelated = await withScopes(['products:read']);
-    const list = await unrelated.GET('/api/v1/automation/templates');
-    expect(list.response.status).toBe(403);
-    expect(list.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+    expectScopeDenied([await unrelated.GET('/api/v1/automation/templates')]);
   });
 });

@@ -11,27 +11,21 @@ describeEngines('upsells', () => {
     tenant,
   }) => {
     const { shirt, ebook } = await twoProducts(api);
-    const created = await api.POST('/api/v1/upsells', {
-      body: withoutDefaults<UpsellCreate>({
-        name: 'Upsell ebook',
-        productId: ebook.id,
-        triggerProductIds: [shirt.id],
-        discountType: 'PERCENT',
-        discountAmount: 15,
-        title: 'Leve o ebook de receitas',
-      }),
-    });
-    expect(created.response.status).toBe(201);
-    const upsell = created.data?.data.upsell;
-    expect(upsell).toEqual({
-      id: expect.any(String),
-      storeId: tenant.storeId,
+    const sent = withoutDefaults<UpsellCreate>({
       name: 'Upsell ebook',
       productId: ebook.id,
       triggerProductIds: [shirt.id],
       discountType: 'PERCENT',
       discountAmount: 15,
       title: 'Leve o ebook de receitas',
+    });
+    const created = await api.POST('/api/v1/upsells', { body: sent });
+    expect(created.response.status).toBe(201);
+    const upsell = created.data?.data.upsell;
+    expect(upsell).toEqual({
+      id: expect.any(String),
+      storeId: tenant.storeId,
+      ...sent,
       description: null,
       active: true,
       createdAt: expect.any(String),

@@ -4,6 +4,7 @@ import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, clientOf, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import { verified, webhookReceiver } from '../../../test/receiver.ts';
 import type { EventName, WebhookCreate } from '../../../test/records.ts';
+import { expectQueryInvalid, expectScopeDenied } from '../../../test/store-scoped.ts';
 import { newWebhookSecret } from '../../domain/secrets.ts';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -242,11 +243,7 @@ describeEngines(
       ['events=ORDER_CREATED,ORDER_LOST', 'events.1'],
       ['events=order_created', 'events.0'],
     ] as const)('listWebhooks rejects the query %s with 400 naming the parameter', async ([query, field], { api }) => {
-      const { response, error } = await api.GET('/api/v1/webhooks', { querySerializer: () => query });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({
-        error: { code: 'VALIDATION_ERROR', details: [{ location: 'query', path: field }] },
-      });
+      expectQueryInvalid(await api.GET('/api/v1/webhooks', { querySerializer: () => query }), field);
     });
 
     test('getWebhookById, updateWebhook and deleteWebhook answer 404 for unknown ids and another store’s webhook; deleteWebhook deletes', async ({
@@ -274,9 +271,7 @@ describeEngines(
       withScopes,
     }) => {
       const readOnly = await withScopes(['webhooks:read']);
-      const denied = await readOnly.POST('/api/v1/webhooks', { body: erp });
-      expect(denied.response.status).toBe(403);
-      expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+      expectScopeDenied([await readOnly.POST('/api/v1/webhooks', { body: erp })]);
       expect((await readOnly.GET('/api/v1/webhooks')).response.status).toBe(200);
       const unrelated = await withScopes(['products:read']);
       expect((await unrelated.GET('/api/v1/webhooks')).response.status).toBe(403);
