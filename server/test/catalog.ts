@@ -87,6 +87,15 @@ export const flow = (emailId: string) => {
   return { name: 'Lembrete de PIX', trigger_event: 'pix.generated', steps } satisfies AutomationCreate;
 };
 
+/** The whole documented error envelope (status, code, its Portuguese message from `messages`, details when given, meta). */
+export const envelopeOf =
+  <Code extends string>(messages: Record<Code, string>) =>
+  (status: number, code: Code, details?: unknown[]) => ({
+    success: false,
+    error: { message: messages[code], code, ...(details ? { details } : {}) },
+    meta: { timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/), status },
+  });
+
 /** The whole 422 REFERENCE_NOT_FOUND body whose details name each body field (key) with its reason (value). */
 export const referenceNotFound = (reasons: Record<string, string>) => ({
   success: false,
