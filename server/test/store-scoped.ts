@@ -67,6 +67,13 @@ export const outOfBounds = [
   [{ page: 0 }, 'page'],
 ] as const;
 
+/** The same page queries as query strings (for a `querySerializer`). */
+export const outOfBoundsQueries = [
+  ['limit=0', 'limit'],
+  ['limit=101', 'limit'],
+  ['page=0', 'page'],
+] as const;
+
 /** A list refuses `limit` 0 and 101 and `page` 0 with 400 VALIDATION_ERROR, naming the parameter. */
 export async function expectPageBounds(list: (query: PageQuery) => Promise<Reply>): Promise<void> {
   for (const [query, field] of outOfBounds) {

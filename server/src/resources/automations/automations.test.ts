@@ -4,7 +4,7 @@ import { action, detailPaths, detailsOf, emailTemplate, flow, newTemplate, UNKNO
 import { type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import type { AutomationValidate, TriggerEvent } from '../../../test/records.ts';
 import { atAutomationId as at } from '../../../test/records.ts';
-import { expectQueryInvalid, expectScopeDenied } from '../../../test/store-scoped.ts';
+import { expectQueryInvalid, expectScopeDenied, outOfBoundsQueries } from '../../../test/store-scoped.ts';
 
 /** The store's templates of each channel. */
 async function templatesOf(api: Api) {
@@ -340,14 +340,12 @@ describeEngines('automations', () => {
     expect(page.data?.data.pagination).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2 });
   });
 
-  test.for([
-    ['limit=0', 'limit'],
-    ['limit=101', 'limit'],
-    ['page=0', 'page'],
-    ['trigger_event=pix.expired', 'trigger_event'],
-  ] as const)('listAutomations rejects the query %s with 400', async ([query, field], { api }) => {
-    expectQueryInvalid(await api.GET('/api/v1/automations', { querySerializer: () => query }), field);
-  });
+  test.for([...outOfBoundsQueries, ['trigger_event=pix.expired', 'trigger_event']] as const)(
+    'listAutomations rejects the query %s with 400',
+    async ([query, field], { api }) => {
+      expectQueryInvalid(await api.GET('/api/v1/automations', { querySerializer: () => query }), field);
+    },
+  );
 
   test('validateAutomation needs automations:read and createAutomation automations:write (403 AUTH_SCOPE_DENIED)', async ({
     withScopes,

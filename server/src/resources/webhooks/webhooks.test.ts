@@ -4,7 +4,13 @@ import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, clientOf, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import { verified, webhookReceiver } from '../../../test/receiver.ts';
 import type { EventName, WebhookCreate } from '../../../test/records.ts';
-import { expectQueryInvalid, expectScopeDenied } from '../../../test/store-scoped.ts';
+import type { ById } from '../../../test/store-scoped.ts';
+import {
+  expectNotFoundAlike,
+  expectQueryInvalid,
+  expectScopeDenied,
+  outOfBoundsQueries,
+} from '../../../test/store-scoped.ts';
 import { newWebhookSecret } from '../../domain/secrets.ts';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -236,9 +242,7 @@ describeEngines(
     });
 
     test.for([
-      ['limit=0', 'limit'],
-      ['limit=101', 'limit'],
-      ['page=0', 'page'],
+      ...outOfBoundsQueries,
       ['active=maybe', 'active'],
       ['events=ORDER_CREATED,ORDER_LOST', 'events.1'],
       ['events=order_created', 'events.0'],
@@ -251,15 +255,12 @@ describeEngines(
       otherStore,
     }) => {
       const webhook = await newWebhook(api, erp);
-      const unknown = await api.GET('/api/v1/webhooks/{webhookId}', path(UNKNOWN));
-      expect(unknown.response.status).toBe(404);
-      expect(unknown.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
+      const read: ById = (client, id) => client.GET('/api/v1/webhooks/{webhookId}', path(id));
+      const update: ById = (client, id) =>
+        client.PATCH('/api/v1/webhooks/{webhookId}', { ...path(id), body: { active: false } });
+      const remove: ById = (client, id) => client.DELETE('/api/v1/webhooks/{webhookId}', path(id));
+      await expectNotFoundAlike([read, update, remove], read, { api, otherStore }, webhook.id);
       const at = path(webhook.id);
-      expect((await otherStore.GET('/api/v1/webhooks/{webhookId}', at)).response.status).toBe(404);
-      expect(
-        (await otherStore.PATCH('/api/v1/webhooks/{webhookId}', { ...at, body: { active: false } })).response.status,
-      ).toBe(404);
-      expect((await otherStore.DELETE('/api/v1/webhooks/{webhookId}', at)).response.status).toBe(404);
       expect(
         (await otherStore.GET('/api/v1/webhooks', { params: { query: { limit: 100 } } })).data?.data.webhooks,
       ).toEqual([]);
@@ -274,7 +275,7 @@ describeEngines(
       expectScopeDenied([await readOnly.POST('/api/v1/webhooks', { body: erp })]);
       expect((await readOnly.GET('/api/v1/webhooks')).response.status).toBe(200);
       const unrelated = await withScopes(['products:read']);
-      expect((await unrelated.GET('/api/v1/webhooks')).response.status).toBe(403);
+      expectScopeDenied([await unrelated.GET('/api/v1/webhooks')]);
     });
 
     test('createWebhook subscribers get a signed event (createProduct), active ones only, with the custom headers', async ({
