@@ -35,17 +35,10 @@ describeEngines('upsells', () => {
     expect((await api.GET('/api/v1/upsells/{upsellId}', at(upsellId))).data?.data.upsell).toEqual(upsell);
     const search = await api.GET('/api/v1/upsells', { params: { query: { search: 'RECEITAS' } } });
     expect(search.data?.data.upsells).toEqual([upsell]);
-    const updated = await api.PATCH('/api/v1/upsells/{upsellId}', {
-      ...at(upsellId),
-      body: { discountType: 'FIXED', discountAmount: 150 },
-    });
+    const change = { discountType: 'FIXED', discountAmount: 150 } as const;
+    const updated = await api.PATCH('/api/v1/upsells/{upsellId}', { ...at(upsellId), body: change });
     expect(updated.response.status).toBe(200);
-    expect(updated.data?.data.upsell).toEqual({
-      ...upsell,
-      discountType: 'FIXED',
-      discountAmount: 150,
-      updatedAt: expect.any(String),
-    });
+    expect(updated.data?.data.upsell).toEqual({ ...upsell, ...change, updatedAt: expect.any(String) });
     expect((await api.DELETE('/api/v1/upsells/{upsellId}', at(upsellId))).response.status).toBe(204);
     expect((await api.GET('/api/v1/upsells/{upsellId}', at(upsellId))).response.status).toBe(404);
   });
