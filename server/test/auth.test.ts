@@ -1,7 +1,7 @@
 import createClient from 'openapi-fetch';
 import { expect } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
-import { UNKNOWN } from './catalog.ts';
+import { envelopeOf, UNKNOWN } from './catalog.ts';
 import { type AdminApi, type Api, describeEngines, type Tenant, test, withoutDefaults } from './fixture.ts';
 
 type ProductCreate = components['schemas']['ProductCreate'];
@@ -17,11 +17,7 @@ const MESSAGE = {
 type Code = keyof typeof MESSAGE;
 
 /** The whole section 7 envelope: status, code, meta.status, the Portuguese message, nothing else. */
-const envelope = (status: number, code: Code, details?: unknown[]) => ({
-  success: false,
-  error: { message: MESSAGE[code], code, ...(details ? { details } : {}) },
-  meta: { timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/), status },
-});
+const envelope = envelopeOf(MESSAGE);
 const keyRequired = envelope(401, 'AUTH_API_KEY_REQUIRED');
 const storeIdInvalid = envelope(400, 'VALIDATION_ERROR', [
   { location: 'header', path: 'x-store-id', reason: expect.any(String) },

@@ -17,6 +17,25 @@ export async function newProduct(api: Api, name: string, fields: Partial<Product
   return product;
 }
 
+/** The shirt ('Meia Esportiva') and the ebook ('Ebook Receitas') the offer tests build on, each with `fields`. */
+export async function twoProducts(
+  api: Api,
+  fields: { shirt?: Partial<ProductCreate>; ebook?: Partial<ProductCreate> } = {},
+) {
+  return {
+    shirt: await newProduct(api, 'Meia Esportiva', fields.shirt),
+    ebook: await newProduct(api, 'Ebook Receitas', fields.ebook),
+  };
+}
+
+/** The shirt of the client's store and a product of another store (`otherStore`). */
+export async function shirtAndForeign(api: Api, otherStore: Api) {
+  return {
+    shirt: await newProduct(api, 'Meia Esportiva'),
+    foreign: await newProduct(otherStore, 'Produto Alheio'),
+  };
+}
+
 /** A category of the client's store; fails the test when not created. */
 export async function newCategory(api: Api, name: string) {
   const created = await api.POST('/api/v1/categories', { body: { name } });
@@ -67,6 +86,26 @@ export const flow = (emailId: string) => {
   const steps: [DelayStep, ActionStep] = [wait, send];
   return { name: 'Lembrete de PIX', trigger_event: 'pix.generated', steps } satisfies AutomationCreate;
 };
+
+/** The whole documented error envelope (status, code, its Portuguese message from `messages`, details when given, meta). */
+export const envelopeOf =
+  <Code extends string>(messages: Record<Code, string>) =>
+  (status: number, code: Code, details?: unknown[]) => ({
+    success: false,
+    error: { message: messages[code], code, ...(details ? { details } : {}) },
+    meta: { timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/), status },
+  });
+
+/** The whole 422 REFERENCE_NOT_FOUND body whose details name each body field (key) with its reason (value). */
+export const referenceNotFound = (reasons: Record<string, string>) => ({
+  success: false,
+  error: {
+    code: 'REFERENCE_NOT_FOUND',
+    message: expect.any(String),
+    details: Object.entries(reasons).map(([path, reason]) => ({ location: 'body', path, reason })),
+  },
+  meta: { status: 422, timestamp: expect.any(String) },
+});
 
 /** An error body whose details name `path` (for `toMatchObject`). */
 export const naming = (path: string) => ({

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { components } from '../../generated/openapi.ts';
 import type { Engine } from '../src/db/database.ts';
 import type { Handlers } from '../src/resources/operation.ts';
-import { UNKNOWN } from './catalog.ts';
+import { envelopeOf, UNKNOWN } from './catalog.ts';
 import { type Api, clientOf, describeEngines, malformed, test, withoutDefaults } from './fixture.ts';
 import { createTenant, rawRequest, type StartOptions, startServer } from './harness.ts';
 
@@ -14,13 +14,9 @@ const MESSAGE = {
   UNSUPPORTED_MEDIA_TYPE: 'O corpo da requisição deve ser JSON (Content-Type: application/json).',
   INTERNAL_ERROR: 'Erro interno do servidor.',
 } as const;
-type Code = keyof typeof MESSAGE;
 
-const envelope = (status: number, code: Code, details?: unknown[]) => ({
-  success: false,
-  error: { message: MESSAGE[code], code, ...(details ? { details } : {}) },
-  meta: { timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/), status },
-});
+/** The whole section 7 envelope: status, code, meta.status, the Portuguese message, nothing else. */
+const envelope = envelopeOf(MESSAGE);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const product = withoutDefaults<components['schemas']['ProductCreate']>({
   name: 'Caneca Esmaltada',

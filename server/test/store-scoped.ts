@@ -47,23 +47,44 @@ export function expectScopeDenied(replies: Reply[]): void {
   }
 }
 
-/** A list refuses `limit` 0 and 101 and `page` 0 with 400, naming the parameter. */
+/** A 400 VALIDATION_ERROR whose details name `field`. */
+export function expectInvalid({ response, error }: Reply, field: string): void {
+  expect(response.status).toBe(400);
+  expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
+  expect(detailPaths(error)).toContain(field);
+}
+
+/** A 400 VALIDATION_ERROR whose only detail names the query parameter `field`. */
+export function expectQueryInvalid({ response, error }: Reply, field: string): void {
+  expect(response.status).toBe(400);
+  expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR', details: [{ location: 'query', path: field }] } });
+}
+
+/** The page queries a list refuses: `limit` 0 and 101 and `page` 0, each with the parameter its 400 names. */
+export const outOfBounds = [
+  [{ limit: 0 }, 'limit'],
+  [{ limit: 101 }, 'limit'],
+  [{ page: 0 }, 'page'],
+] as const;
+
+/** The same page queries as query strings (for a `querySerializer`). */
+export const outOfBoundsQueries = [
+  ['limit=0', 'limit'],
+  ['limit=101', 'limit'],
+  ['page=0', 'page'],
+] as const;
+
+/** A list refuses `limit` 0 and 101 and `page` 0 with 400 VALIDATION_ERROR, naming the parameter. */
 export async function expectPageBounds(list: (query: PageQuery) => Promise<Reply>): Promise<void> {
-  for (const [query, field] of [
-    [{ limit: 0 }, 'limit'],
-    [{ limit: 101 }, 'limit'],
-    [{ page: 0 }, 'page'],
-  ] as const) {
-    const response = await list(query);
-    expect(response.response.status).toBe(400);
-    expect(detailPaths(response.error)).toContain(field);
+  for (const [query, field] of outOfBounds) {
+    expectInvalid(await list(query), field);
   }
 }
 
 /**
  * What every store-scoped resource promises: 404 RESOURCE_NOT_FOUND alike for an unknown id and another store's,
  * a list that never shows another store's records, 403 AUTH_SCOPE_DENIED without the resource's scope, and
- * 400 naming `limit`/`page` outside their bounds.
+ * 400 VALIDATION_ERROR naming `limit`/`page` outside their bounds.
  */
 export async function expectStoreScoped(
   operations: StoreScopedOperations,

@@ -24,6 +24,15 @@ type StoreTableName = {
 type Row<T extends StoreTableName> = Selectable<Database[T]>;
 
 type AnyStoreTables = Record<string, AnyStoreRow>;
+
+/** The record methods `operations` hands out, in the order it takes the operation names. */
+const crud = ['insert', 'find', 'replace', 'delete'] as const;
+type Crud = { [Index in '0' | '1' | '2' | '3']: (typeof crud)[Index] };
+/** The methods `operations(...names)` answers: each operation name mapped to the record method at its position. */
+type Named<Names extends readonly (string | undefined)[], Records> = {
+  [Index in keyof Crud & keyof Names as Names[Index] & string]: Records[Crud[Index] & keyof Records];
+};
+
 /** `SELECT * FROM <table> WHERE store_id = ? AND id = ?`, compiled once per table and dialect. */
 const findStatements = new Map<string, ReturnType<typeof compiledOnce<AnyStoreTables, AnyStoreRow>>>();
 function findStatement(table: string) {
@@ -251,15 +260,18 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
     page,
 
     /**
-     * The repository methods named after the operations they serve, each one of insert / find / replace / delete:
-     * `operations({ create<Name>: 'insert', get<Name>ById: 'find' })`.
+     * The repository methods named after the operations they serve, in the order insert, find, replace, delete
+     * (as many as the resource has): `operations('create<Name>', 'get<Name>ById', 'update<Name>')`.
      */
-    operations<const Names extends Record<string, keyof Records>>(
-      names: Names,
-    ): { [Operation in keyof Names]: Records[Names[Operation]] } {
+    operations<const Names extends readonly [string, string?, string?, string?]>(
+      ...names: Names
+    ): Named<Names, Records> {
       const methods: Record<string, Records[keyof Records]> = {};
-      for (const [operation, method] of Object.entries(names)) methods[operation] = records[method];
-      return methods as { [Operation in keyof Names]: Records[Names[Operation]] };
+      crud.forEach((method, index) => {
+        const operation = names[index];
+        if (operation) methods[operation] = records[method];
+      });
+      return methods as Named<Names, Records>;
     },
 
     /**

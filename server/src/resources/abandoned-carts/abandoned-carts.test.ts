@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
-import { naming, UNKNOWN } from '../../../test/catalog.ts';
+import { referenceNotFound, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
+import type { AbandonedCart, AdminAbandonedCartCreate, ProductCreate } from '../../../test/records.ts';
+import type { ById } from '../../../test/store-scoped.ts';
+import { expectInvalid, expectNotFoundAlike, expectScopeDenied, outOfBounds } from '../../../test/store-scoped.ts';
 import { abandonedCartHandlers } from './handlers.ts';
-
-type AdminAbandonedCartCreate = components['schemas']['AdminAbandonedCartCreate'];
-type AbandonedCart = components['schemas']['AbandonedCart'];
-type ProductCreate = components['schemas']['ProductCreate'];
 
 /** The documented list order: newest first; records created in the same millisecond come in id order. */
 const newestFirst = (records: AbandonedCart[]) =>
@@ -139,19 +137,13 @@ describeEngines('abandoned carts', () => {
       ],
     });
     expect(response.response.status).toBe(422);
-    expect(response.error).toEqual({
-      success: false,
-      error: {
-        code: 'REFERENCE_NOT_FOUND',
-        message: expect.any(String),
-        details: [
-          { location: 'body', path: 'items.1.productId', reason: `produto não encontrado: ${UNKNOWN}` },
-          { location: 'body', path: 'items.2.productId', reason: `produto não encontrado: ${foreign}` },
-          { location: 'body', path: 'items.3.variantId', reason: `variante não encontrada: ${UNKNOWN}` },
-        ],
-      },
-      meta: { status: 422, timestamp: expect.any(String) },
-    });
+    expect(response.error).toEqual(
+      referenceNotFound({
+        'items.1.productId': `produto não encontrado: ${UNKNOWN}`,
+        'items.2.productId': `produto não encontrado: ${foreign}`,
+        'items.3.variantId': `variante não encontrada: ${UNKNOWN}`,
+      }),
+    );
     const unknownStore = await recordCart(admin, UNKNOWN, cartBody(own));
     expect(unknownStore.response.status).toBe(404);
     expect(unknownStore.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
@@ -175,10 +167,7 @@ describeEngines('abandoned carts', () => {
   ] as const)(
     'createAbandonedCart rejects a cart with %s: 400 VALIDATION_ERROR naming the field',
     async ([, body, field], { admin, tenant }) => {
-      const { response, error } = await recordCart(admin, tenant.storeId, malformed(body));
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(error).toMatchObject(naming(field));
+      expectInvalid(await recordCart(admin, tenant.storeId, malformed(body)), field);
     },
   );
 
@@ -206,16 +195,12 @@ describeEngines('abandoned carts', () => {
     expect(paged.data?.data.abandonedCarts.map((c) => c.id)).toEqual(newestFirst(carts).slice(2));
   });
 
-  test.for([
-    [{ limit: 0 }, 'limit'],
-    [{ limit: 101 }, 'limit'],
-    [{ page: 0 }, 'page'],
-    [{ recovered: 'talvez' }, 'recovered'],
-  ] as const)('listAbandonedCarts rejects %o (400)', async ([query, field], { api }) => {
-    const { response, error } = await api.GET('/api/v1/abandoned-carts', { params: { query: malformed(query) } });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject(naming(field));
-  });
+  test.for([...outOfBounds, [{ recovered: 'talvez' }, 'recovered']] as const)(
+    'listAbandonedCarts rejects %o (400)',
+    async ([query, field], { api }) => {
+      expectInvalid(await api.GET('/api/v1/abandoned-carts', { params: { query: malformed(query) } }), field);
+    },
+  );
 
   test('getAbandonedCartById answers 404 for unknown and foreign cart ids; listAbandonedCarts and getAbandonedCartById answer 403 to a key without abandoned-carts:read', async ({
     api,
@@ -226,26 +211,12 @@ describeEngines('abandoned carts', () => {
   }) => {
     const product = await productOf(api, { name: 'Produto Carrinho Privado', price: 15 });
     const cart = (await recordCart(admin, tenant.storeId, cartBody(product))).data?.data.abandonedCart;
-    for (const [abandonedCartId, client] of [
-      [UNKNOWN, api],
-      [cart?.id ?? UNKNOWN, otherStore],
-    ] as const) {
-      const { response, error } = await client.GET('/api/v1/abandoned-carts/{abandonedCartId}', {
-        params: { path: { abandonedCartId } },
-      });
-      expect(response.status).toBe(404);
-      expect(error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
-    }
+    const cartId = cart?.id ?? UNKNOWN;
+    const read: ById = (client, abandonedCartId) =>
+      client.GET('/api/v1/abandoned-carts/{abandonedCartId}', { params: { path: { abandonedCartId } } });
+    await expectNotFoundAlike([read], read, { api, otherStore }, cartId);
     const leadsOnly = await withScopes(['leads:read']);
-    for (const { response, error } of [
-      await leadsOnly.GET('/api/v1/abandoned-carts'),
-      await leadsOnly.GET('/api/v1/abandoned-carts/{abandonedCartId}', {
-        params: { path: { abandonedCartId: cart?.id ?? UNKNOWN } },
-      }),
-    ]) {
-      expect(response.status, response.url).toBe(403);
-      expect(error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
-    }
+    expectScopeDenied([await leadsOnly.GET('/api/v1/abandoned-carts'), await read(leadsOnly, cartId)]);
   });
 });
 

@@ -20,7 +20,7 @@ const utc = (dateTime: string): string => new Date(dateTime).toISOString();
 export function abandonedCartsRepository(db: Kysely<Database>) {
   const carts = storeTable(db, 'abandoned_carts', columns);
   return {
-    ...carts.operations({ createAbandonedCart: 'insert', getAbandonedCartById: 'find' }),
+    ...carts.operations('createAbandonedCart', 'getAbandonedCartById'),
     listAbandonedCarts: (storeId: string, query: ListAbandonedCartsQuery) =>
       carts.page(
         storeId,

@@ -3,9 +3,7 @@ import { expect, vi } from 'vitest';
 import type { components, paths } from '../../../../generated/openapi.ts';
 import { action, detailPaths, emailTemplate, flow, newTemplate, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
-
-type Steps = components['schemas']['Steps'];
-type StoreEventCreate = components['schemas']['StoreEventCreate'];
+import type { Steps, StoreEventCreate } from '../../../test/records.ts';
 
 /** raiseStoreEvent for the store, as the admin (or with other credentials, for the 401). */
 const raise = (as: AdminApi, storeId: string, body: StoreEventCreate) =>

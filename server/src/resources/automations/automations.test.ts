@@ -2,9 +2,9 @@ import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
 import { action, detailPaths, detailsOf, emailTemplate, flow, newTemplate, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
-
-type AutomationValidate = components['schemas']['AutomationValidate'];
-type TriggerEvent = components['schemas']['TriggerEvent'];
+import type { AutomationValidate, TriggerEvent } from '../../../test/records.ts';
+import { atAutomationId as at } from '../../../test/records.ts';
+import { expectQueryInvalid, expectScopeDenied, outOfBoundsQueries } from '../../../test/store-scoped.ts';
 
 /** The store's templates of each channel. */
 async function templatesOf(api: Api) {
@@ -15,8 +15,6 @@ async function templatesOf(api: Api) {
   };
 }
 type Templates = Awaited<ReturnType<typeof templatesOf>>;
-
-const at = (automationId: string) => ({ params: { path: { automationId } } });
 
 /** createAutomation; the automation it answers. */
 async function newAutomation(api: Api, body: components['schemas']['AutomationCreate']) {
@@ -342,16 +340,12 @@ describeEngines('automations', () => {
     expect(page.data?.data.pagination).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2 });
   });
 
-  test.for([
-    ['limit=0', 'limit'],
-    ['limit=101', 'limit'],
-    ['page=0', 'page'],
-    ['trigger_event=pix.expired', 'trigger_event'],
-  ] as const)('listAutomations rejects the query %s with 400', async ([query, field], { api }) => {
-    const { response, error } = await api.GET('/api/v1/automations', { querySerializer: () => query });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject({ error: { details: [{ location: 'query', path: field }] } });
-  });
+  test.for([...outOfBoundsQueries, ['trigger_event=pix.expired', 'trigger_event']] as const)(
+    'listAutomations rejects the query %s with 400',
+    async ([query, field], { api }) => {
+      expectQueryInvalid(await api.GET('/api/v1/automations', { querySerializer: () => query }), field);
+    },
+  );
 
   test('validateAutomation needs automations:read and createAutomation automations:write (403 AUTH_SCOPE_DENIED)', async ({
     withScopes,
@@ -372,8 +366,6 @@ describeEngines('automations', () => {
       expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
     }
     const unrelated = await withScopes(['products:read']);
-    const denied = await unrelated.POST('/api/v1/automations/validate', { body });
-    expect(denied.response.status).toBe(403);
-    expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+    expectScopeDenied([await unrelated.POST('/api/v1/automations/validate', { body })]);
   });
 });

@@ -21,12 +21,7 @@ export function automationOf({ updatedAt: _updatedAt, ...automation }: Automatio
 export function automationsRepository(db: Kysely<Database>) {
   const automations = storeTable(db, 'automations', automationColumns, { snakeCaseFields: ['trigger_event'] });
   return {
-    ...automations.operations({
-      createAutomation: 'insert',
-      getAutomationById: 'find',
-      updateAutomation: 'replace',
-      deleteAutomation: 'delete',
-    }),
+    ...automations.operations('createAutomation', 'getAutomationById', 'updateAutomation', 'deleteAutomation'),
     listAutomations: automations.list('automations', (q: ListAutomationsQuery) => ({
       active: q.active,
       trigger_event: q.trigger_event,

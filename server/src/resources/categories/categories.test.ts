@@ -1,8 +1,7 @@
 import { expect } from 'vitest';
 import { newCategory, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test } from '../../../test/fixture.ts';
-
-const at = (categoryId: string) => ({ params: { path: { categoryId } } });
+import { atCategoryId as at } from '../../../test/records.ts';
 
 describeEngines('categories', () => {
   test('createCategory (201) derives the slug; getCategoryById and listCategories read it back', async ({

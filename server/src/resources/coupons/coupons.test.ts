@@ -1,10 +1,9 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
-import { naming, UNKNOWN } from '../../../test/catalog.ts';
+import { UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
-import { type ById, expectNotFoundAlike, expectPageBounds, expectScopeDenied } from '../../../test/store-scoped.ts';
-
-type CouponCreate = components['schemas']['CouponCreate'];
+import type { CouponCreate } from '../../../test/records.ts';
+import type { ById } from '../../../test/store-scoped.ts';
+import { expectInvalid, expectNotFoundAlike, expectPageBounds, expectScopeDenied } from '../../../test/store-scoped.ts';
 
 /** A create body leaving `status` to its default. */
 const couponOf = (code: string, discountType: CouponCreate['discountType'], discountAmount: number) =>
@@ -131,10 +130,7 @@ describeEngines('coupons', () => {
     'createCoupon rejects %s with 400 VALIDATION_ERROR naming the field',
     async ([, change, field], { api }) => {
       const body = malformed({ ...couponOf('REGRA', 'FIXED', 5), ...change });
-      const { response, error } = await api.POST('/api/v1/coupons', { body });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(error).toMatchObject(naming(field));
+      expectInvalid(await api.POST('/api/v1/coupons', { body }), field);
     },
   );
 

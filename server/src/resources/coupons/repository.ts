@@ -12,7 +12,7 @@ export function couponsRepository(db: Kysely<Database>) {
   const coupons = storeTable(db, 'coupons', { discount_amount: money, min_cart_total: nullableMoney });
   return {
     /** createCoupon and updateCoupon throw `DuplicateRecord` for a code already used in the store. */
-    ...coupons.operations({ createCoupon: 'insert', getCouponById: 'find', updateCoupon: 'replace' }),
+    ...coupons.operations('createCoupon', 'getCouponById', 'updateCoupon'),
     listCoupons: coupons.list('coupons', (q: ListCouponsQuery) => ({ status: q.status }), {
       searchIn: ['code'],
       order: 'asc',

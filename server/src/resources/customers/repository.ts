@@ -93,12 +93,7 @@ export function customersRepository(db: Kysely<Database>) {
   return {
     withStats,
     /** createCustomer and updateCustomer throw `DuplicateRecord` for a document already used in the store. */
-    ...customers.operations({
-      createCustomer: 'insert',
-      getCustomerById: 'find',
-      updateCustomer: 'replace',
-      deleteCustomer: 'delete',
-    }),
+    ...customers.operations('createCustomer', 'getCustomerById', 'updateCustomer', 'deleteCustomer'),
 
     async listCustomers(storeId: string, query: ListCustomersQuery) {
       const { records, pagination } = await customers.page(

@@ -1,10 +1,8 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
-import { type ById, expectNotFoundAlike, expectPageBounds, expectScopeDenied } from '../../../test/store-scoped.ts';
-
-type DiscountRangeCreate = components['schemas']['DiscountRangeCreate'];
+import type { DiscountRangeCreate } from '../../../test/records.ts';
+import { expectStoreScoped } from '../../../test/store-scoped.ts';
 
 /** A CART_VALUE range leaving every defaulted field to its default; tiers sent in reverse order of value. */
 const cartValue = () =>
@@ -81,17 +79,20 @@ describeEngines('discount ranges', () => {
     const active = await api.GET('/api/v1/discount-ranges', { params: { query: { active: true, limit: 100 } } });
     expect(active.data?.data.discountRanges).toContainEqual(range);
 
+    const changes = {
+      ruleType: 'ITEM_QUANTITY',
+      applyDiscountTo: 'ITEMS',
+      itemRangeStart: 2,
+      itemRangeEnd: 3,
+      itemRangeOrderBy: 'PRICE_ASC',
+      appliesToAllProducts: false,
+      productIds: [productId],
+      priority: 5,
+    } satisfies Partial<DiscountRangeCreate>;
     const updated = await api.PATCH('/api/v1/discount-ranges/{discountRangeId}', {
       params: { path },
       body: {
-        ruleType: 'ITEM_QUANTITY',
-        applyDiscountTo: 'ITEMS',
-        itemRangeStart: 2,
-        itemRangeEnd: 3,
-        itemRangeOrderBy: 'PRICE_ASC',
-        appliesToAllProducts: false,
-        productIds: [productId],
-        priority: 5,
+        ...changes,
         tiers: [
           { minQuantity: 5, discountType: 'PERCENT', discountAmount: 20, position: 1 },
           { minQuantity: 2, maxQuantity: 4, discountType: 'PERCENT', discountAmount: 5, position: 0 },
@@ -112,14 +113,7 @@ describeEngines('discount ranges', () => {
     const changed = updated.data?.data.discountRange;
     expect(changed).toEqual({
       ...range,
-      ruleType: 'ITEM_QUANTITY',
-      applyDiscountTo: 'ITEMS',
-      itemRangeStart: 2,
-      itemRangeEnd: 3,
-      itemRangeOrderBy: 'PRICE_ASC',
-      appliesToAllProducts: false,
-      productIds: [productId],
-      priority: 5,
+      ...changes,
       tiers: [tier(2, 4, 5, 0), tier(5, null, 20, 1)],
       updatedAt: expect.any(String),
     });
@@ -254,26 +248,24 @@ describeEngines('discount ranges', () => {
       ruleType: 'CART_VALUE',
       tiers: [{ minValue: 1, discountType: 'FIXED', discountAmount: 1 }],
     });
-    const created = await api.POST('/api/v1/discount-ranges', { body });
-    expect(created.response.status).toBe(201);
-    const known = { discountRangeId: created.data?.data.discountRange.id ?? UNKNOWN };
-    const read: ById = (client, discountRangeId) =>
-      client.GET('/api/v1/discount-ranges/{discountRangeId}', { params: { path: { discountRangeId } } });
-    const update: ById = (client, discountRangeId) =>
-      client.PATCH('/api/v1/discount-ranges/{discountRangeId}', {
-        params: { path: { discountRangeId } },
-        body: { active: false },
-      });
-    const remove: ById = (client, discountRangeId) =>
-      client.DELETE('/api/v1/discount-ranges/{discountRangeId}', { params: { path: { discountRangeId } } });
-    await expectNotFoundAlike([read, update, remove], read, { api, otherStore }, known.discountRangeId);
-
-    const productsOnly = await withScopes(['products:read']);
-    expectScopeDenied([
-      await productsOnly.GET('/api/v1/discount-ranges'),
-      await productsOnly.POST('/api/v1/discount-ranges', { body }),
-      await read(productsOnly, known.discountRangeId),
-    ]);
-    await expectPageBounds((query) => api.GET('/api/v1/discount-ranges', { params: { query } }));
+    await expectStoreScoped(
+      {
+        create: async (client) => {
+          const reply = await client.POST('/api/v1/discount-ranges', { body });
+          return { ...reply, id: reply.data?.data.discountRange.id };
+        },
+        get: (client, discountRangeId) =>
+          client.GET('/api/v1/discount-ranges/{discountRangeId}', { params: { path: { discountRangeId } } }),
+        update: (client, discountRangeId) =>
+          client.PATCH('/api/v1/discount-ranges/{discountRangeId}', {
+            params: { path: { discountRangeId } },
+            body: { active: false },
+          }),
+        remove: (client, discountRangeId) =>
+          client.DELETE('/api/v1/discount-ranges/{discountRangeId}', { params: { path: { discountRangeId } } }),
+        list: (client, query) => client.GET('/api/v1/discount-ranges', { params: { query } }),
+      },
+      { api, otherStore, withoutScope: await withScopes(['products:read']) },
+    );
   });
 });

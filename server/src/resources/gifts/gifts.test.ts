@@ -1,20 +1,16 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
-import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
+import { detailPaths, newProduct, shirtAndForeign, twoProducts, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import type { GiftCreate } from '../../../test/records.ts';
+import { atGiftId as at } from '../../../test/records.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
-
-type GiftCreate = components['schemas']['GiftCreate'];
-
-const at = (giftId: string) => ({ params: { path: { giftId } } });
 
 describeEngines('gifts', () => {
   test('createGift fills the defaults; getGiftById, listGifts filters, updateGift and deleteGift follow it', async ({
     api,
     tenant,
   }) => {
-    const shirt = await newProduct(api, 'Meia Esportiva');
-    const ebook = await newProduct(api, 'Ebook Receitas');
+    const { shirt, ebook } = await twoProducts(api);
     const created = await api.POST('/api/v1/gifts', {
       body: withoutDefaults<GiftCreate>({ name: 'Brinde Meia', productId: shirt.id, minCartTotal: 150 }),
     });
@@ -61,8 +57,7 @@ describeEngines('gifts', () => {
     api,
     otherStore,
   }) => {
-    const shirt = await newProduct(api, 'Meia Esportiva');
-    const foreignProduct = await newProduct(otherStore, 'Produto Alheio');
+    const { shirt, foreign: foreignProduct } = await shirtAndForeign(api, otherStore);
     const foreign = await api.POST('/api/v1/gifts', {
       body: withoutDefaults<GiftCreate>({ name: 'B', productId: foreignProduct.id, minCartTotal: 1 }),
     });

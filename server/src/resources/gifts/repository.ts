@@ -10,7 +10,7 @@ type ListGiftsQuery = NonNullable<operations['listGifts']['parameters']['query']
 export function giftsRepository(db: Kysely<Database>) {
   const gifts = storeTable(db, 'gifts', { active: flag, min_cart_total: money });
   return {
-    ...gifts.operations({ createGift: 'insert', getGiftById: 'find', updateGift: 'replace', deleteGift: 'delete' }),
+    ...gifts.operations('createGift', 'getGiftById', 'updateGift', 'deleteGift'),
     listGifts: gifts.list('gifts', (q: ListGiftsQuery) => ({ active: q.active }), { searchIn: ['name'], order: 'asc' }),
   };
 }

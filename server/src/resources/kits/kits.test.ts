@@ -1,20 +1,16 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
-import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
+import { detailPaths, newProduct, shirtAndForeign, twoProducts, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
-import { expectStoreScoped } from '../../../test/store-scoped.ts';
-
-type KitCreate = components['schemas']['KitCreate'];
-
-const at = (kitId: string) => ({ params: { path: { kitId } } });
+import type { KitCreate } from '../../../test/records.ts';
+import { atKitId as at } from '../../../test/records.ts';
+import { expectInvalid, expectStoreScoped } from '../../../test/store-scoped.ts';
 
 describeEngines('kits', () => {
   test('createKit (201) fills the defaults; getKitById, listKits, updateKit and deleteKit follow it', async ({
     api,
     tenant,
   }) => {
-    const shirt = await newProduct(api, 'Meia Esportiva', { price: 29.9 });
-    const ebook = await newProduct(api, 'Ebook Receitas', { price: 100 });
+    const { shirt, ebook } = await twoProducts(api, { shirt: { price: 29.9 }, ebook: { price: 100 } });
     const items = [
       { productId: shirt.id, quantity: 2 },
       { productId: ebook.id, quantity: 1 },
@@ -67,8 +63,7 @@ describeEngines('kits', () => {
     api,
     otherStore,
   }) => {
-    const shirt = await newProduct(api, 'Meia Esportiva');
-    const foreign = await newProduct(otherStore, 'Produto Alheio');
+    const { shirt, foreign } = await shirtAndForeign(api, otherStore);
     const bad = await api.POST('/api/v1/kits', {
       body: withoutDefaults<KitCreate>({
         name: 'Kit Ruim',
@@ -101,10 +96,7 @@ describeEngines('kits', () => {
     ['negative price', { name: 'Kit', price: -1, items: [{ productId: UNKNOWN, quantity: 1 }] }, 'price'],
     ['unknown field', { name: 'Kit', price: 1, items: [{ productId: UNKNOWN, quantity: 1 }], sku: 'x' }, 'sku'],
   ] as const)('createKit rejects %s with 400 naming the field', async ([, body, field], { api }) => {
-    const { response, error } = await api.POST('/api/v1/kits', { body: malformed(body) });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-    expect(detailPaths(error)).toContain(field);
+    expectInvalid(await api.POST('/api/v1/kits', { body: malformed(body) }), field);
   });
 
   test('getKitById, updateKit and deleteKit are confined to the store and the scope; listKits bounds its pages', async ({

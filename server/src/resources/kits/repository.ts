@@ -10,7 +10,7 @@ type ListKitsQuery = NonNullable<operations['listKits']['parameters']['query']>;
 export function kitsRepository(db: Kysely<Database>) {
   const kits = storeTable(db, 'kits', { price: money, items: json<Kit['items']>() });
   return {
-    ...kits.operations({ createKit: 'insert', getKitById: 'find', updateKit: 'replace', deleteKit: 'delete' }),
+    ...kits.operations('createKit', 'getKitById', 'updateKit', 'deleteKit'),
     listKits: kits.list('kits', (q: ListKitsQuery) => ({ status: q.status }), { searchIn: ['name'], order: 'asc' }),
   };
 }

@@ -1,12 +1,17 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
-import { naming, UNKNOWN } from '../../../test/catalog.ts';
+import { UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
+import type { AdminLeadCreate, Lead } from '../../../test/records.ts';
+import type { ById } from '../../../test/store-scoped.ts';
+import {
+  expectInvalid,
+  expectNotFoundAlike,
+  expectQueryInvalid,
+  expectScopeDenied,
+  outOfBounds,
+} from '../../../test/store-scoped.ts';
 import { leadHandlers } from './handlers.ts';
-
-type AdminLeadCreate = components['schemas']['AdminLeadCreate'];
-type Lead = components['schemas']['Lead'];
 
 /** The documented list order: newest first; records created in the same millisecond come in id order. */
 const newestFirst = (records: Lead[]) =>
@@ -85,13 +90,13 @@ describeEngines('leads', () => {
   ] as const)(
     'createLead rejects a lead with %s: 400 VALIDATION_ERROR naming the field',
     async ([, body, field], { admin, tenant }) => {
-      const { response, error } = await admin.POST('/admin/stores/{storeId}/leads', {
-        params: { path: { storeId: tenant.storeId } },
-        body: malformed(body),
-      });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(error).toMatchObject(naming(field));
+      expectInvalid(
+        await admin.POST('/admin/stores/{storeId}/leads', {
+          params: { path: { storeId: tenant.storeId } },
+          body: malformed(body),
+        }),
+        field,
+      );
     },
   );
 
@@ -125,14 +130,8 @@ describeEngines('leads', () => {
     });
   });
 
-  test.for([
-    [{ limit: 0 }, 'limit'],
-    [{ limit: 101 }, 'limit'],
-    [{ page: 0 }, 'page'],
-  ] as const)('listLeads rejects %o (400)', async ([query, field], { api }) => {
-    const { response, error } = await api.GET('/api/v1/leads', { params: { query } });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject({ error: { details: [{ path: field }] } });
+  test.for(outOfBounds)('listLeads rejects %o (400)', async ([query, field], { api }) => {
+    expectQueryInvalid(await api.GET('/api/v1/leads', { params: { query } }), field);
   });
 
   test('getLeadById answers 404 for unknown and foreign lead ids; listLeads and getLeadById answer 403 to a key without leads:read', async ({
@@ -143,22 +142,10 @@ describeEngines('leads', () => {
     withScopes,
   }) => {
     const lead = await leadOf(admin, tenant.storeId, { email: 'privado@example.com' });
-    for (const [leadId, client] of [
-      [UNKNOWN, api],
-      [lead.id, otherStore],
-    ] as const) {
-      const { response, error } = await client.GET('/api/v1/leads/{leadId}', { params: { path: { leadId } } });
-      expect(response.status).toBe(404);
-      expect(error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
-    }
+    const read: ById = (client, leadId) => client.GET('/api/v1/leads/{leadId}', { params: { path: { leadId } } });
+    await expectNotFoundAlike([read], read, { api, otherStore }, lead.id);
     const productsOnly = await withScopes(['products:read']);
-    for (const { response, error } of [
-      await productsOnly.GET('/api/v1/leads'),
-      await productsOnly.GET('/api/v1/leads/{leadId}', { params: { path: { leadId: lead.id } } }),
-    ]) {
-      expect(response.status, response.url).toBe(403);
-      expect(error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
-    }
+    expectScopeDenied([await productsOnly.GET('/api/v1/leads'), await read(productsOnly, lead.id)]);
   });
 });
 

@@ -10,7 +10,7 @@ type ListLeadsQuery = NonNullable<operations['listLeads']['parameters']['query']
 export function leadsRepository(db: Kysely<Database>) {
   const leads = storeTable(db, 'leads', { tags: json<string[]>() });
   return {
-    ...leads.operations({ createLead: 'insert', getLeadById: 'find' }),
+    ...leads.operations('createLead', 'getLeadById'),
     listLeads: leads.list('leads', (q: ListLeadsQuery) => ({ source: q.source }), {
       searchIn: ['name', 'email'],
       order: 'asc',

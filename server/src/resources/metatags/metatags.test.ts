@@ -1,13 +1,12 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
-import { detailPaths, UNKNOWN } from '../../../test/catalog.ts';
+import { UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
-
-type MetatagCreate = components['schemas']['MetatagCreate'];
+import type { MetatagCreate } from '../../../test/records.ts';
+import { atMetatagId as at } from '../../../test/records.ts';
+import { expectInvalid, expectQueryInvalid, expectScopeDenied, outOfBounds } from '../../../test/store-scoped.ts';
 
 const pixel = { name: 'Pixel Meta', content: '<script>fbq("init", "123")</script>', placement: 'HEAD' } as const;
 const metatagBody = (fields: Partial<MetatagCreate> = {}) => withoutDefaults<MetatagCreate>({ ...pixel, ...fields });
-const at = (metatagId: string) => ({ params: { path: { metatagId } } });
 
 describeEngines('metatags', () => {
   test('createMetatag makes it inactive on every page by default; getMetatagById and listMetatags read it back', async ({
@@ -70,10 +69,7 @@ describeEngines('metatags', () => {
   ] as const)(
     'createMetatag rejects %s with 400 VALIDATION_ERROR naming the field',
     async ([, body, field], { api }) => {
-      const { response, error } = await api.POST('/api/v1/metatags', { body: malformed(body) });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(detailPaths(error)).toContain(field);
+      expectInvalid(await api.POST('/api/v1/metatags', { body: malformed(body) }), field);
     },
   );
 
@@ -123,22 +119,16 @@ describeEngines('metatags', () => {
     expect(page.data?.data.metatags).toHaveLength(1);
   });
 
-  test.for([
-    [{ limit: 0 }, 'limit'],
-    [{ limit: 101 }, 'limit'],
-    [{ page: 0 }, 'page'],
-    [{ active: 'maybe' }, 'active'],
-  ] as const)('listMetatags rejects the query %o with 400', async ([query, field], { api }) => {
-    const { response, error } = await api.GET('/api/v1/metatags', { params: { query: malformed(query) } });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject({ error: { details: [{ location: 'query', path: field }] } });
-  });
+  test.for([...outOfBounds, [{ active: 'maybe' }, 'active']] as const)(
+    'listMetatags rejects the query %o with 400',
+    async ([query, field], { api }) => {
+      expectQueryInvalid(await api.GET('/api/v1/metatags', { params: { query: malformed(query) } }), field);
+    },
+  );
 
   test('createMetatag and listMetatags need the automations scopes (403 AUTH_SCOPE_DENIED)', async ({ withScopes }) => {
     const readOnly = await withScopes(['automations:read']);
-    const denied = await readOnly.POST('/api/v1/metatags', { body: metatagBody() });
-    expect(denied.response.status).toBe(403);
-    expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+    expectScopeDenied([await readOnly.POST('/api/v1/metatags', { body: metatagBody() })]);
     const unrelated = await withScopes(['products:read']);
     expect((await unrelated.GET('/api/v1/metatags')).response.status).toBe(403);
   });

@@ -10,12 +10,7 @@ type ListMetatagsQuery = NonNullable<operations['listMetatags']['parameters']['q
 export function metatagsRepository(db: Kysely<Database>) {
   const metatags = storeTable(db, 'metatags', { pages: json<Metatag['pages']>(), active: flag });
   return {
-    ...metatags.operations({
-      createMetatag: 'insert',
-      getMetatagById: 'find',
-      updateMetatag: 'replace',
-      deleteMetatag: 'delete',
-    }),
+    ...metatags.operations('createMetatag', 'getMetatagById', 'updateMetatag', 'deleteMetatag'),
     listMetatags: metatags.list('metatags', (q: ListMetatagsQuery) => ({ active: q.active, placement: q.placement }), {
       searchIn: ['name'],
     }),

@@ -1,20 +1,19 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
-import { detailPaths, newCategory, newProduct, UNKNOWN } from '../../../test/catalog.ts';
+import { detailPaths, newCategory, newProduct, twoProducts, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import type { OrderBumpCreate } from '../../../test/records.ts';
+import { atOrderBumpId as at } from '../../../test/records.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
-
-type OrderBumpCreate = components['schemas']['OrderBumpCreate'];
-
-const at = (orderBumpId: string) => ({ params: { path: { orderBumpId } } });
 
 /** A shirt with a cover image (29.9), an ebook without images (100), a category, and a valid bump body. */
 async function catalog(api: Api) {
-  const shirt = await newProduct(api, 'Meia Esportiva', {
-    price: 29.9,
-    media: { images: ['https://cdn.example.com/meia.jpg', 'https://cdn.example.com/meia-2.jpg'] },
+  const { shirt, ebook } = await twoProducts(api, {
+    shirt: {
+      price: 29.9,
+      media: { images: ['https://cdn.example.com/meia.jpg', 'https://cdn.example.com/meia-2.jpg'] },
+    },
+    ebook: { price: 100 },
   });
-  const ebook = await newProduct(api, 'Ebook Receitas', { price: 100 });
   const category = await newCategory(api, 'Acessórios');
   const bumpBody = withoutDefaults<OrderBumpCreate>({
     name: 'Bump meia',

@@ -22,12 +22,7 @@ export function orderBumpsRepository(db: Kysely<Database>) {
     standalone_settings: nullableJson<NonNullable<OrderBump['standaloneSettings']>>(),
   });
   return {
-    ...orderBumps.operations({
-      createOrderBump: 'insert',
-      getOrderBumpById: 'find',
-      updateOrderBump: 'replace',
-      deleteOrderBump: 'delete',
-    }),
+    ...orderBumps.operations('createOrderBump', 'getOrderBumpById', 'updateOrderBump', 'deleteOrderBump'),
     /** Ordered as the checkout shows them: position, then display order, then the newest first. */
     listOrderBumps: orderBumps.list('orderBumps', (q: ListOrderBumpsQuery) => ({ status: q.status }), {
       order: [

@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
-import { detailPaths } from '../../../test/catalog.ts';
 import { clientOf, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { createTenant, engines } from '../../../test/harness.ts';
 import { newOrder } from '../../../test/orders.ts';
 import { input, type RecordingDeps, recordingDeps } from '../../../test/recording-deps.ts';
+import type { OrderStatus } from '../../../test/records.ts';
+import { atOrderId as at } from '../../../test/records.ts';
+import { type ById, expectInvalid, expectNotFoundAlike, expectScopeDenied } from '../../../test/store-scoped.ts';
 import type { Input } from '../operation.ts';
 import { orderHandlers } from './handlers.ts';
-
-type OrderStatus = components['schemas']['OrderStatus'];
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-const at = (orderId: string) => ({ params: { path: { orderId } } });
 
 const LABELS: Record<OrderStatus, string> = {
   PENDING: 'Aguardando pagamento',
@@ -124,13 +120,13 @@ describeEngines('order status', () => {
     'changeOrderStatus rejects %s (400 VALIDATION_ERROR)',
     async ([, body, field], { api, admin, tenant }) => {
       const order = await newOrder(admin, tenant.storeId);
-      const { response, error } = await api.POST('/api/v1/orders/{orderId}/status', {
-        ...at(order.id),
-        body: malformed(body),
-      });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-      expect(detailPaths(error)).toContain(field);
+      expectInvalid(
+        await api.POST('/api/v1/orders/{orderId}/status', {
+          ...at(order.id),
+          body: malformed(body),
+        }),
+        field,
+      );
       expect((await api.GET('/api/v1/orders/{orderId}', at(order.id))).data?.data.order).toEqual(order);
     },
   );
@@ -142,18 +138,10 @@ describeEngines('order status', () => {
     tenant,
   }) => {
     const order = await newOrder(admin, tenant.storeId);
-    for (const [client, id] of [
-      [api, UNKNOWN],
-      [otherStore, order.id],
-    ] as const) {
-      for (const { response, error } of [
-        await client.GET('/api/v1/orders/{orderId}/status', at(id)),
-        await client.POST('/api/v1/orders/{orderId}/status', { ...at(id), body: { status: 'SHIPPED' } }),
-      ]) {
-        expect(response.status, `${response.url}`).toBe(404);
-        expect(error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
-      }
-    }
+    const read: ById = (client, id) => client.GET('/api/v1/orders/{orderId}/status', at(id));
+    const change: ById = (client, id) =>
+      client.POST('/api/v1/orders/{orderId}/status', { ...at(id), body: { status: 'SHIPPED' } });
+    await expectNotFoundAlike([read, change], read, { api, otherStore }, order.id);
     expect((await api.GET('/api/v1/orders/{orderId}', at(order.id))).data?.data.order).toEqual(order);
   });
 
@@ -169,13 +157,10 @@ describeEngines('order status', () => {
     const reader = await createTenant(server, ['orders:read']);
     const own = await newOrder(admin, reader.storeId);
     const readOnly = clientOf(server, reader);
-    for (const { response, error } of [
+    expectScopeDenied([
       await productsOnly.GET('/api/v1/orders/{orderId}/status', at(order.id)),
       await readOnly.POST('/api/v1/orders/{orderId}/status', { ...at(own.id), body: { status: 'SHIPPED' } }),
-    ]) {
-      expect(response.status, `${response.url}`).toBe(403);
-      expect(error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
-    }
+    ]);
     expect((await readOnly.GET('/api/v1/orders/{orderId}/status', at(own.id))).response.status).toBe(200);
     expect((await readOnly.GET('/api/v1/orders/{orderId}', at(own.id))).data?.data.order).toEqual(own);
     expect((await api.GET('/api/v1/orders/{orderId}', at(order.id))).data?.data.order).toEqual(order);

@@ -1,10 +1,9 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
-import { type ById, expectNotFoundAlike, expectPageBounds, expectScopeDenied } from '../../../test/store-scoped.ts';
+import type { PaymentDiscountCreate } from '../../../test/records.ts';
+import { expectStoreScoped } from '../../../test/store-scoped.ts';
 
-type PaymentDiscountCreate = components['schemas']['PaymentDiscountCreate'];
 /** A create body leaving `active` to its default. */
 const discountOf = (paymentMethod: PaymentDiscountCreate['paymentMethod'], percentage: number) =>
   withoutDefaults<PaymentDiscountCreate>({ paymentMethod, percentage });
@@ -110,26 +109,24 @@ describeEngines('payment discounts', () => {
     withScopes,
   }) => {
     const body = discountOf('CARD', 1);
-    const created = await api.POST('/api/v1/payment-discounts', { body });
-    expect(created.response.status).toBe(201);
-    const known = { paymentDiscountId: created.data?.data.paymentDiscount.id ?? UNKNOWN };
-    const read: ById = (client, paymentDiscountId) =>
-      client.GET('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path: { paymentDiscountId } } });
-    const update: ById = (client, paymentDiscountId) =>
-      client.PATCH('/api/v1/payment-discounts/{paymentDiscountId}', {
-        params: { path: { paymentDiscountId } },
-        body: { active: false },
-      });
-    const remove: ById = (client, paymentDiscountId) =>
-      client.DELETE('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path: { paymentDiscountId } } });
-    await expectNotFoundAlike([read, update, remove], read, { api, otherStore }, known.paymentDiscountId);
-
-    const productsOnly = await withScopes(['products:read']);
-    expectScopeDenied([
-      await productsOnly.GET('/api/v1/payment-discounts'),
-      await productsOnly.POST('/api/v1/payment-discounts', { body }),
-      await read(productsOnly, known.paymentDiscountId),
-    ]);
-    await expectPageBounds((query) => api.GET('/api/v1/payment-discounts', { params: { query } }));
+    await expectStoreScoped(
+      {
+        create: async (client) => {
+          const reply = await client.POST('/api/v1/payment-discounts', { body });
+          return { ...reply, id: reply.data?.data.paymentDiscount.id };
+        },
+        get: (client, paymentDiscountId) =>
+          client.GET('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path: { paymentDiscountId } } }),
+        update: (client, paymentDiscountId) =>
+          client.PATCH('/api/v1/payment-discounts/{paymentDiscountId}', {
+            params: { path: { paymentDiscountId } },
+            body: { active: false },
+          }),
+        remove: (client, paymentDiscountId) =>
+          client.DELETE('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path: { paymentDiscountId } } }),
+        list: (client, query) => client.GET('/api/v1/payment-discounts', { params: { query } }),
+      },
+      { api, otherStore, withoutScope: await withScopes(['products:read']) },
+    );
   });
 });

@@ -12,12 +12,12 @@ export function paymentDiscountsRepository(db: Kysely<Database>) {
   const discounts = storeTable(db, 'payment_discounts', { percentage: money, active: flag });
   return {
     /** createPaymentDiscount and updatePaymentDiscount throw `DuplicateRecord` for a method that already has one. */
-    ...discounts.operations({
-      createPaymentDiscount: 'insert',
-      getPaymentDiscountById: 'find',
-      updatePaymentDiscount: 'replace',
-      deletePaymentDiscount: 'delete',
-    }),
+    ...discounts.operations(
+      'createPaymentDiscount',
+      'getPaymentDiscountById',
+      'updatePaymentDiscount',
+      'deletePaymentDiscount',
+    ),
     listPaymentDiscounts: discounts.list(
       'paymentDiscounts',
       (q: ListPaymentDiscountsQuery) => ({ payment_method: q.paymentMethod, active: q.active }),

@@ -10,8 +10,7 @@ import {
   type TestServer,
   withoutDefaults,
 } from '../../../test/fixture.ts';
-
-type PaymentLinkCreate = components['schemas']['PaymentLinkCreate'];
+import type { PaymentLinkCreate } from '../../../test/records.ts';
 
 /** A link body leaving `expiresInMinutes` to its default. */
 const linkOf = (link: Omit<PaymentLinkCreate, 'expiresInMinutes'>) => withoutDefaults<PaymentLinkCreate>(link);

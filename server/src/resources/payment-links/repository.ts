@@ -21,6 +21,6 @@ export type PaymentLinkRecord = StoredOf<'payment_links', typeof columns>;
 export function paymentLinksRepository(db: Kysely<Database>) {
   const links = storeTable(db, 'payment_links', columns);
   return {
-    ...links.operations({ createPaymentLink: 'insert', getPaymentLinkById: 'find' }),
+    ...links.operations('createPaymentLink', 'getPaymentLinkById'),
   };
 }

@@ -1,9 +1,7 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
-
-type ProductCreate = components['schemas']['ProductCreate'];
+import type { ProductCreate } from '../../../test/records.ts';
 
 const physical = withoutDefaults<ProductCreate>({
   name: 'Camiseta Básica Algodão',

@@ -9,12 +9,7 @@ type ListTemplatesQuery = NonNullable<operations['listTemplates']['parameters'][
 export function templatesRepository(db: Kysely<Database>) {
   const templates = storeTable(db, 'message_templates', {}, { snakeCaseFields: ['remetente_nome', 'remetente_email'] });
   return {
-    ...templates.operations({
-      createTemplate: 'insert',
-      getTemplateById: 'find',
-      updateTemplate: 'replace',
-      deleteTemplate: 'delete',
-    }),
+    ...templates.operations('createTemplate', 'getTemplateById', 'updateTemplate', 'deleteTemplate'),
     listTemplates: templates.list('templates', (q: ListTemplatesQuery) => ({ channel: q.channel })),
 
     /** The store's templates among `ids` (the automation checks look them up in one query). */

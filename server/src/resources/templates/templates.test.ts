@@ -1,9 +1,8 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test } from '../../../test/fixture.ts';
-
-type TemplateCreate = components['schemas']['TemplateCreate'];
+import type { TemplateCreate } from '../../../test/records.ts';
+import { expectQueryInvalid, expectScopeDenied, outOfBounds } from '../../../test/store-scoped.ts';
 
 const emailTemplate = {
   channel: 'email',
@@ -204,28 +203,25 @@ describeEngines('message templates', () => {
     expect(all.data?.data.templates.every((template) => template.storeId === tenant.storeId)).toBe(true);
   });
 
-  test.for([
-    [{ limit: 0 }, 'limit'],
-    [{ limit: 101 }, 'limit'],
-    [{ page: 0 }, 'page'],
-    [{ channel: 'telegram' }, 'channel'],
-  ] as const)('listTemplates rejects the query %o with 400', async ([query, field], { api }) => {
-    const { response, error } = await api.GET('/api/v1/automation/templates', { params: { query: malformed(query) } });
-    expect(response.status).toBe(400);
-    expect(error).toMatchObject({ error: { details: [{ location: 'query', path: field }] } });
-  });
+  test.for([...outOfBounds, [{ channel: 'telegram' }, 'channel']] as const)(
+    'listTemplates rejects the query %o with 400',
+    async ([query, field], { api }) => {
+      expectQueryInvalid(
+        await api.GET('/api/v1/automation/templates', {
+          params: { query: malformed(query) },
+        }),
+        field,
+      );
+    },
+  );
 
   test('createTemplate and listTemplates need the automations scopes (403 AUTH_SCOPE_DENIED)', async ({
     withScopes,
   }) => {
     const readOnly = await withScopes(['automations:read']);
-    const denied = await readOnly.POST('/api/v1/automation/templates', { body: emailTemplate });
-    expect(denied.response.status).toBe(403);
-    expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+    expectScopeDenied([await readOnly.POST('/api/v1/automation/templates', { body: emailTemplate })]);
     expect((await readOnly.GET('/api/v1/automation/templates')).response.status).toBe(200);
     const unrelated = await withScopes(['products:read']);
-    const list = await unrelated.GET('/api/v1/automation/templates');
-    expect(list.response.status).toBe(403);
-    expect(list.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+    expectScopeDenied([await unrelated.GET('/api/v1/automation/templates')]);
   });
 });

@@ -14,12 +14,7 @@ export function upsellsRepository(db: Kysely<Database>) {
     active: flag,
   });
   return {
-    ...upsells.operations({
-      createUpsell: 'insert',
-      getUpsellById: 'find',
-      updateUpsell: 'replace',
-      deleteUpsell: 'delete',
-    }),
+    ...upsells.operations('createUpsell', 'getUpsellById', 'updateUpsell', 'deleteUpsell'),
     /** `search` matches the name or the title. */
     listUpsells: upsells.list('upsells', (q: ListUpsellsQuery) => ({ active: q.active }), {
       searchIn: ['name', 'title'],

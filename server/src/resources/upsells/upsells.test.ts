@@ -1,41 +1,31 @@
 import { expect } from 'vitest';
-import type { components } from '../../../../generated/openapi.ts';
-import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
+import { detailPaths, newProduct, shirtAndForeign, twoProducts, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, test, withoutDefaults } from '../../../test/fixture.ts';
+import type { UpsellCreate } from '../../../test/records.ts';
+import { atUpsellId as at } from '../../../test/records.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
-
-type UpsellCreate = components['schemas']['UpsellCreate'];
-
-const at = (upsellId: string) => ({ params: { path: { upsellId } } });
 
 describeEngines('upsells', () => {
   test('createUpsell fills the defaults; getUpsellById, listUpsells (search by title), updateUpsell and deleteUpsell follow it', async ({
     api,
     tenant,
   }) => {
-    const shirt = await newProduct(api, 'Meia Esportiva');
-    const ebook = await newProduct(api, 'Ebook Receitas');
-    const created = await api.POST('/api/v1/upsells', {
-      body: withoutDefaults<UpsellCreate>({
-        name: 'Upsell ebook',
-        productId: ebook.id,
-        triggerProductIds: [shirt.id],
-        discountType: 'PERCENT',
-        discountAmount: 15,
-        title: 'Leve o ebook de receitas',
-      }),
-    });
-    expect(created.response.status).toBe(201);
-    const upsell = created.data?.data.upsell;
-    expect(upsell).toEqual({
-      id: expect.any(String),
-      storeId: tenant.storeId,
+    const { shirt, ebook } = await twoProducts(api);
+    const sent = withoutDefaults<UpsellCreate>({
       name: 'Upsell ebook',
       productId: ebook.id,
       triggerProductIds: [shirt.id],
       discountType: 'PERCENT',
       discountAmount: 15,
       title: 'Leve o ebook de receitas',
+    });
+    const created = await api.POST('/api/v1/upsells', { body: sent });
+    expect(created.response.status).toBe(201);
+    const upsell = created.data?.data.upsell;
+    expect(upsell).toEqual({
+      id: expect.any(String),
+      storeId: tenant.storeId,
+      ...sent,
       description: null,
       active: true,
       createdAt: expect.any(String),
@@ -45,17 +35,10 @@ describeEngines('upsells', () => {
     expect((await api.GET('/api/v1/upsells/{upsellId}', at(upsellId))).data?.data.upsell).toEqual(upsell);
     const search = await api.GET('/api/v1/upsells', { params: { query: { search: 'RECEITAS' } } });
     expect(search.data?.data.upsells).toEqual([upsell]);
-    const updated = await api.PATCH('/api/v1/upsells/{upsellId}', {
-      ...at(upsellId),
-      body: { discountType: 'FIXED', discountAmount: 150 },
-    });
+    const change = { discountType: 'FIXED', discountAmount: 150 } as const;
+    const updated = await api.PATCH('/api/v1/upsells/{upsellId}', { ...at(upsellId), body: change });
     expect(updated.response.status).toBe(200);
-    expect(updated.data?.data.upsell).toEqual({
-      ...upsell,
-      discountType: 'FIXED',
-      discountAmount: 150,
-      updatedAt: expect.any(String),
-    });
+    expect(updated.data?.data.upsell).toEqual({ ...upsell, ...change, updatedAt: expect.any(String) });
     expect((await api.DELETE('/api/v1/upsells/{upsellId}', at(upsellId))).response.status).toBe(204);
     expect((await api.GET('/api/v1/upsells/{upsellId}', at(upsellId))).response.status).toBe(404);
   });
@@ -87,8 +70,7 @@ describeEngines('upsells', () => {
   });
 
   test('createUpsell answers 422 naming the product and each bad trigger product', async ({ api, otherStore }) => {
-    const shirt = await newProduct(api, 'Meia Esportiva');
-    const foreign = await newProduct(otherStore, 'Produto Alheio');
+    const { shirt, foreign } = await shirtAndForeign(api, otherStore);
     const { response, error } = await api.POST('/api/v1/upsells', {
       body: withoutDefaults<UpsellCreate>({
         name: 'U',

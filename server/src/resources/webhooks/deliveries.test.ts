@@ -2,6 +2,7 @@ import { expect, vi } from 'vitest';
 import { UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, test } from '../../../test/fixture.ts';
 import { verified, webhookReceiver } from '../../../test/receiver.ts';
+import { expectScopeDenied } from '../../../test/store-scoped.ts';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -139,11 +140,11 @@ describeEngines(
       expect(redeliver.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
 
       const readOnly = await withScopes(['webhooks:read']);
-      const denied = await readOnly.POST('/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
-        params: { path: { webhookId, deliveryId: UNKNOWN } },
-      });
-      expect(denied.response.status).toBe(403);
-      expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+      expectScopeDenied([
+        await readOnly.POST('/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
+          params: { path: { webhookId, deliveryId: UNKNOWN } },
+        }),
+      ]);
       const unrelated = await withScopes(['products:read']);
       const list = await unrelated.GET('/api/v1/webhooks/{webhookId}/deliveries', { params: { path: { webhookId } } });
       expect(list.response.status).toBe(403);

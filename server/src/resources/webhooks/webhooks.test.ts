@@ -3,10 +3,15 @@ import type { components } from '../../../../generated/openapi.ts';
 import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, clientOf, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import { verified, webhookReceiver } from '../../../test/receiver.ts';
+import type { EventName, WebhookCreate } from '../../../test/records.ts';
+import type { ById } from '../../../test/store-scoped.ts';
+import {
+  expectNotFoundAlike,
+  expectQueryInvalid,
+  expectScopeDenied,
+  outOfBoundsQueries,
+} from '../../../test/store-scoped.ts';
 import { newWebhookSecret } from '../../domain/secrets.ts';
-
-type WebhookCreate = components['schemas']['WebhookCreate'];
-type EventName = components['schemas']['WebhookEventName'];
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -237,18 +242,12 @@ describeEngines(
     });
 
     test.for([
-      ['limit=0', 'limit'],
-      ['limit=101', 'limit'],
-      ['page=0', 'page'],
+      ...outOfBoundsQueries,
       ['active=maybe', 'active'],
       ['events=ORDER_CREATED,ORDER_LOST', 'events.1'],
       ['events=order_created', 'events.0'],
     ] as const)('listWebhooks rejects the query %s with 400 naming the parameter', async ([query, field], { api }) => {
-      const { response, error } = await api.GET('/api/v1/webhooks', { querySerializer: () => query });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({
-        error: { code: 'VALIDATION_ERROR', details: [{ location: 'query', path: field }] },
-      });
+      expectQueryInvalid(await api.GET('/api/v1/webhooks', { querySerializer: () => query }), field);
     });
 
     test('getWebhookById, updateWebhook and deleteWebhook answer 404 for unknown ids and another store’s webhook; deleteWebhook deletes', async ({
@@ -256,15 +255,12 @@ describeEngines(
       otherStore,
     }) => {
       const webhook = await newWebhook(api, erp);
-      const unknown = await api.GET('/api/v1/webhooks/{webhookId}', path(UNKNOWN));
-      expect(unknown.response.status).toBe(404);
-      expect(unknown.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
+      const read: ById = (client, id) => client.GET('/api/v1/webhooks/{webhookId}', path(id));
+      const update: ById = (client, id) =>
+        client.PATCH('/api/v1/webhooks/{webhookId}', { ...path(id), body: { active: false } });
+      const remove: ById = (client, id) => client.DELETE('/api/v1/webhooks/{webhookId}', path(id));
+      await expectNotFoundAlike([read, update, remove], read, { api, otherStore }, webhook.id);
       const at = path(webhook.id);
-      expect((await otherStore.GET('/api/v1/webhooks/{webhookId}', at)).response.status).toBe(404);
-      expect(
-        (await otherStore.PATCH('/api/v1/webhooks/{webhookId}', { ...at, body: { active: false } })).response.status,
-      ).toBe(404);
-      expect((await otherStore.DELETE('/api/v1/webhooks/{webhookId}', at)).response.status).toBe(404);
       expect(
         (await otherStore.GET('/api/v1/webhooks', { params: { query: { limit: 100 } } })).data?.data.webhooks,
       ).toEqual([]);
@@ -276,12 +272,10 @@ describeEngines(
       withScopes,
     }) => {
       const readOnly = await withScopes(['webhooks:read']);
-      const denied = await readOnly.POST('/api/v1/webhooks', { body: erp });
-      expect(denied.response.status).toBe(403);
-      expect(denied.error).toMatchObject({ error: { code: 'AUTH_SCOPE_DENIED' } });
+      expectScopeDenied([await readOnly.POST('/api/v1/webhooks', { body: erp })]);
       expect((await readOnly.GET('/api/v1/webhooks')).response.status).toBe(200);
       const unrelated = await withScopes(['products:read']);
-      expect((await unrelated.GET('/api/v1/webhooks')).response.status).toBe(403);
+      expectScopeDenied([await unrelated.GET('/api/v1/webhooks')]);
     });
 
     test('createWebhook subscribers get a signed event (createProduct), active ones only, with the custom headers', async ({
