@@ -112,7 +112,10 @@ export function filtered<T extends StoreTableName>(
  * A list's order: `'desc'`/`'asc'` for newest first with ties by id in that direction (each list keeps its
  * established order among rows created in the same millisecond), or the columns to sort by.
  */
-type PageOrder = 'asc' | 'desc' | readonly (readonly [column: string, direction: 'asc' | 'desc'])[];
+type PageOrder<Column extends string = string> =
+  | 'asc'
+  | 'desc'
+  | readonly (readonly [column: Column, direction: 'asc' | 'desc'])[];
 
 /** A page of a filtered store query in the given order: the total of the filter and the rows of the page. */
 export async function newestFirstPage<T extends StoreTableName>(
@@ -165,6 +168,80 @@ const columnName = (field: string): string => {
 };
 
 /**
+ * Rows to records and back: the columns `codec` names are converted, every other one copied, its name
+ * camelCased (but for the `keep` ones, which the record names in snake_case as the contract does).
+ */
+function rowCodec<R, Stored>(codec: object, keep: ReadonlySet<string>) {
+  const columnCodecs = codec as Record<string, ColumnCodec<unknown, unknown> | undefined>;
+  return {
+    decode(row: R): Stored {
+      const stored: Record<string, unknown> = {};
+      for (const [column, value] of Object.entries(row as Record<string, unknown>)) {
+        const convert = columnCodecs[column];
+        stored[keep.has(column) ? column : fieldName(column)] = convert ? convert.fromColumn(value) : value;
+      }
+      return stored as Stored;
+    },
+    encode(stored: Stored): AnyStoreRow {
+      const row: Record<string, unknown> = {};
+      for (const [field, value] of Object.entries(stored as Record<string, unknown>)) {
+        const column = keep.has(field) ? field : columnName(field);
+        const convert = columnCodecs[column];
+        row[column] = convert ? convert.toColumn(value) : value;
+      }
+      return row as AnyStoreRow;
+    },
+  };
+}
+
+/** A write that a unique constraint of `table` refuses throws `DuplicateRecord`. */
+async function refusingDuplicatesIn<R>(table: string, write: Promise<R>): Promise<R> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DuplicateRecord(table);
+    throw error;
+  }
+}
+
+/** Insert / find / replace / delete of one store table's records, by (store, id). */
+function storeRecords<Stored>(
+  rows: Kysely<AnyStoreTables>,
+  table: string,
+  { encode, decode }: { encode: (stored: Stored) => AnyStoreRow; decode: (row: AnyStoreRow) => Stored },
+) {
+  const findRow = findStatement(table);
+  const refusingDuplicates = <R>(write: Promise<R>) => refusingDuplicatesIn(table, write);
+  return {
+    async insert(stored: Stored): Promise<void> {
+      await refusingDuplicates(rows.insertInto(table).values(encode(stored)).execute());
+    },
+
+    async find(storeId: string, id: string): Promise<Stored | undefined> {
+      const [row] = await findRow(rows, [storeId, id]);
+      return row && decode(row);
+    },
+
+    /** Writes every column but the key and `created_at`. */
+    async replace(stored: Stored): Promise<void> {
+      const { id, store_id, created_at: _created, ...changes } = encode(stored);
+      await refusingDuplicates(
+        rows.updateTable(table).set(changes).where('store_id', '=', store_id).where('id', '=', id).execute(),
+      );
+    },
+
+    async delete(storeId: string, id: string): Promise<boolean> {
+      const result = await rows
+        .deleteFrom(table)
+        .where('store_id', '=', storeId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+/**
  * Insert / find / replace / delete / newest-first page of one store-scoped table, by (store, id). Another store's
  * id is indistinguishable from an unknown one. A write that a unique constraint refuses throws `DuplicateRecord`.
  */
@@ -178,66 +255,13 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
   // Kysely cannot resolve column names of a table chosen by a type parameter; the statements below only name the
   // columns every store table has, and rows pass through `encode`/`decode`, which the Stored type keeps exact.
   const rows = db as unknown as Kysely<AnyStoreTables>;
-  const findRow = findStatement(table);
-  const columnCodecs = codec as Record<string, ColumnCodec<unknown, unknown> | undefined>;
   const name: string = table;
-  const keep = new Set<string>(options.snakeCaseFields ?? []);
 
-  function decode(row: Row<T>): Stored {
-    const stored: Record<string, unknown> = {};
-    for (const [column, value] of Object.entries(row)) {
-      const convert = columnCodecs[column];
-      stored[keep.has(column) ? column : fieldName(column)] = convert ? convert.fromColumn(value) : value;
-    }
-    return stored as Stored;
-  }
-
-  function encode(stored: Stored): AnyStoreRow {
-    const row: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(stored)) {
-      const column = keep.has(field) ? field : columnName(field);
-      const convert = columnCodecs[column];
-      row[column] = convert ? convert.toColumn(value) : value;
-    }
-    return row as AnyStoreRow;
-  }
-
-  async function refusingDuplicates<R>(write: Promise<R>): Promise<R> {
-    try {
-      return await write;
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new DuplicateRecord(table);
-      throw error;
-    }
-  }
-
-  const records = {
-    async insert(stored: Stored): Promise<void> {
-      await refusingDuplicates(rows.insertInto(name).values(encode(stored)).execute());
-    },
-
-    async find(storeId: string, id: string): Promise<Stored | undefined> {
-      const [row] = await findRow(rows, [storeId, id]);
-      return row && decode(row as Row<T>);
-    },
-
-    /** Writes every column but the key and `created_at`. */
-    async replace(stored: Stored): Promise<void> {
-      const { id, store_id, created_at: _created, ...changes } = encode(stored);
-      await refusingDuplicates(
-        rows.updateTable(name).set(changes).where('store_id', '=', store_id).where('id', '=', id).execute(),
-      );
-    },
-
-    async delete(storeId: string, id: string): Promise<boolean> {
-      const result = await rows
-        .deleteFrom(name)
-        .where('store_id', '=', storeId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
-    },
-  };
+  const { decode, encode } = rowCodec<Row<T>, Stored>(codec, new Set<string>(options.snakeCaseFields ?? []));
+  const records = storeRecords<Stored>(rows, table, {
+    encode,
+    decode: (row) => decode(row as Row<T>),
+  });
   type Records = typeof records;
   type Column = keyof Row<T> & string;
 
@@ -246,7 +270,7 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
     storeId: string,
     request: PageRequest,
     filter: (query: SelectQueryBuilder<Database, T, object>) => SelectQueryBuilder<Database, T, object> = (q) => q,
-    order: 'asc' | 'desc' | readonly (readonly [Column, 'asc' | 'desc'])[] = 'desc',
+    order: PageOrder<Column> = 'desc',
   ): Promise<{ records: Stored[]; pagination: Pagination }> {
     const scoped = rows.selectFrom(name).where('store_id', '=', storeId);
     const query = filter(scoped as unknown as SelectQueryBuilder<Database, T, object>);
@@ -281,19 +305,12 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
     list<Key extends string, Query extends PageRequest & { search?: string | undefined }>(
       key: Key,
       equal: (query: Query) => Partial<Record<Column, string | number | boolean | undefined>>,
-      options: {
-        searchIn?: readonly Column[];
-        order?: 'asc' | 'desc' | readonly (readonly [Column, 'asc' | 'desc'])[];
-      } = {},
+      options: { searchIn?: readonly Column[]; order?: PageOrder<Column> } = {},
     ) {
       return async (storeId: string, query: Query) => {
-        const { records: listed, pagination } = await page(
-          storeId,
-          query,
-          (rows) =>
-            filtered(rows, equal(query), { text: options.searchIn && query.search, searchIn: options.searchIn }),
-          options.order,
-        );
+        const filter = (rows: SelectQueryBuilder<Database, T, object>) =>
+          filtered(rows, equal(query), { text: options.searchIn && query.search, searchIn: options.searchIn });
+        const { records: listed, pagination } = await page(storeId, query, filter, options.order);
         return { [key]: listed, pagination } as { [K in Key]: Stored[] } & { pagination: Pagination };
       };
     },
