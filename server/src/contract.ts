@@ -1,8 +1,13 @@
 // What the server reads of openapi.yaml, through the shared contract reader (lib/contract.ts): its operations
-// typed by the generated operationIds, with the Express path and the security scheme they need.
+// typed by the generated operationIds, with the security scheme they need. The contract is read once per process.
 
 import type { components, operations } from '../../generated/openapi.ts';
-import { CONTRACT_PATH, type Operation as ContractOperation, readContract } from '../../lib/contract.ts';
+import {
+  CONTRACT_PATH,
+  type ContractDocument,
+  type Operation as ContractOperation,
+  readContract,
+} from '../../lib/contract.ts';
 
 export { CONTRACT_PATH };
 
@@ -32,28 +37,29 @@ export interface Operation {
   idempotent: boolean;
 }
 
-/** The raw document, for tests that walk the contract themselves. */
-export function loadContract(file = CONTRACT_PATH) {
-  return readContract(file).doc;
+/** openapi.yaml, read once: the operations below and the validator's document both come from it. */
+const served = readContract();
+
+/** The parsed document: the validator's input (it takes its own copy) and what tests walk. Not to be mutated. */
+export function loadContract() {
+  return served.doc;
 }
 
-export function operationsOf(file = CONTRACT_PATH): Operation[] {
-  return readContract(file)
-    .listOperations()
-    .map((operation) => {
-      if (!operation.scheme) throw new Error(`${operation.operationId} has no security requirement in the contract`);
-      return {
-        operationId: operation.operationId as OperationId,
-        method: operation.method,
-        path: operation.path,
-        scheme: operation.scheme as SecuritySchemeName,
-        scopes: operation.scopes,
-        idempotent: operation.idempotent,
-      };
-    });
+function operationsOf(contract: ContractDocument): Operation[] {
+  return contract.listOperations().map((operation) => {
+    if (!operation.scheme) throw new Error(`${operation.operationId} has no security requirement in the contract`);
+    return {
+      operationId: operation.operationId as OperationId,
+      method: operation.method,
+      path: operation.path,
+      scheme: operation.scheme as SecuritySchemeName,
+      scopes: operation.scopes,
+      idempotent: operation.idempotent,
+    };
+  });
 }
 
-export const contractOperations = operationsOf();
+export const contractOperations = operationsOf(served);
 /**
  * Every scope any operation names: the default scopes of a new API key. The contract's ScopeName enum lists the
  * same (rules.test.ts keeps them equal), hence the type.
