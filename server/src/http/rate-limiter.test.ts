@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type KyselyPlugin, sql } from 'kysely';
+import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engines, TEST_DATABASE_URL } from '../../test/harness.ts';
-import { openStore, type Store } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
+import { engines, freshStore } from '../../test/harness.ts';
+import type { Store } from '../db/database.ts';
 import { leaseCap, type RateLimitDecision, sqlRateLimiter } from './rate-limiter.ts';
 
 /** A handle on the same pool that counts the statements sent through it. */
@@ -25,21 +21,15 @@ function counting(store: Store): { store: Store; statements: () => number } {
 const admitted = (decisions: RateLimitDecision[]) => decisions.filter((decision) => decision.allowed).length;
 
 describe.runIf(engines.includes('postgres'))('sqlRateLimiter on postgres', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-rate-'));
   let store: Store;
+  let close: () => Promise<void>;
   const window = { max: 1_000, windowSeconds: 3_600 };
   const bucket = () => `key:${randomBytes(8).toString('hex')}`;
 
   beforeAll(async () => {
-    store = openStore({ databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, dataDir });
-    await migrate(store, schema);
+    ({ store, close } = await freshStore('postgres'));
   });
-  afterAll(async () => {
-    await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(store.db);
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
   it('answers 200 hits of one instance with every remaining count in turn, in a few statements, not one each', async () => {
     const { store: counted, statements } = counting(store);
