@@ -95,10 +95,13 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`DATABASE_SCHEMA must be a lowercase SQL identifier, got "${schema}"`);
   }
+  // A prepared statement's plan is otherwise fixed after five runs: chosen while a table is small, a look-up by
+  // (store, id) kept scanning the store's index as the store grew (pg-plans.test.ts). Custom plans cost a plan
+  // per execution and keep each one right for the data of the moment.
   const pool = new pg.Pool({
     connectionString,
     max: POOL_MAX,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    options: ['-c plan_cache_mode=force_custom_plan', ...(schema ? [`-c search_path=${schema}`] : [])].join(' '),
   });
   pool.on('connect', prepareStatements);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

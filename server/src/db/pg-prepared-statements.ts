@@ -20,7 +20,8 @@ function nameOf(text: string): string {
 
 /**
  * Makes a pooled connection prepare each parameterised statement once and reuse it by name, as the embedded
- * store's adapter caches statements by SQL text: PostgreSQL then skips parsing and planning on every request.
+ * store's adapter caches statements by SQL text: PostgreSQL then skips parsing on every request (it still plans each
+ * execution for its values: the pool sets `plan_cache_mode=force_custom_plan`, see database.ts).
  * Statements without parameters (migrations, several commands in one text) run as before.
  */
 export function prepareStatements(client: pg.PoolClient): void {
