@@ -13,6 +13,7 @@ import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
 import { lowercaseBodyUuids, lowercaseUrlUuids } from './http/lowercase-uuids.ts';
 import { compileOperationLookup } from './http/operation-lookup.ts';
+import { skipIdleParameterMutation } from './http/parameter-mutation.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
 import { contractRoutes, type Storage } from './http/routes.ts';
@@ -67,6 +68,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   const rateLimiter = store.engine === 'postgres' ? sqlRateLimiter(store, window) : memoryRateLimiter(window);
 
   compileOperationLookup();
+  skipIdleParameterMutation();
   const validator = OpenApiValidator.middleware({
     // The parsed document (lib/contract.ts reads the generated parse), not the path: the validator would parse
     // the YAML again. It takes its own copy.
