@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { compiledOnce } from '../db/compiled-once.ts';
 import type { Engine } from '../db/database.ts';
 import type { Database } from '../resources/index.ts';
 
@@ -27,6 +28,32 @@ export interface IdempotencyRecord {
   createdAt: string;
 }
 
+// The two statements of every keyed write (most creates carry a key), compiled once.
+const claimKey = compiledOnce((db: Kysely<Database>) =>
+  db
+    .insertInto('idempotency_keys')
+    .values({
+      store_id: '',
+      idempotency_key: '',
+      operation_id: '',
+      request_hash: '',
+      state: 'pending',
+      status: null,
+      body: null,
+      created_at: '',
+    })
+    // No error on a taken key: on PostgreSQL an error would abort the surrounding transaction.
+    .onConflict((conflict) => conflict.columns(['store_id', 'idempotency_key']).doNothing())
+    .returning('idempotency_key'),
+);
+const completeKey = compiledOnce((db: Kysely<Database>) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ state: 'done', status: 0, body: '' })
+    .where('store_id', '=', '')
+    .where('idempotency_key', '=', ''),
+);
+
 /**
  * Remembered responses of requests sent with an `Idempotency-Key`, per store: the storage of `runIdempotently`
  * (idempotency.ts), not a resource of the contract.
@@ -50,23 +77,8 @@ export function idempotencyRepository(db: Kysely<Database>, engine: Engine) {
      * (`holdKey`), so it never waits on another request's uncommitted claim.
      */
     async claim(storeId: string, key: string, operationId: string, requestHash: string, now: string): Promise<boolean> {
-      const claimed = await db
-        .insertInto('idempotency_keys')
-        .values({
-          store_id: storeId,
-          idempotency_key: key,
-          operation_id: operationId,
-          request_hash: requestHash,
-          state: 'pending',
-          status: null,
-          body: null,
-          created_at: now,
-        })
-        // No error on a taken key: on PostgreSQL an error would abort the surrounding transaction.
-        .onConflict((conflict) => conflict.columns(['store_id', 'idempotency_key']).doNothing())
-        .returning('idempotency_key')
-        .executeTakeFirst();
-      return claimed !== undefined;
+      const claimed = await claimKey(db, [storeId, key, operationId, requestHash, 'pending', null, null, now]);
+      return claimed.length > 0;
     },
 
     async find(storeId: string, key: string): Promise<IdempotencyRecord | undefined> {
@@ -89,12 +101,7 @@ export function idempotencyRepository(db: Kysely<Database>, engine: Engine) {
     },
 
     async complete(storeId: string, key: string, status: number, body: string): Promise<void> {
-      await db
-        .updateTable('idempotency_keys')
-        .set({ state: 'done', status, body })
-        .where('store_id', '=', storeId)
-        .where('idempotency_key', '=', key)
-        .execute();
+      await completeKey(db, ['done', status, body, storeId, key]);
     },
 
     /** Frees a key: its first request failed or died, or its 24 hours are over. */

@@ -1,8 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { components } from '../../../../generated/openapi.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Database } from '../index.ts';
 
 export type StoreRecord = components['schemas']['Store'];
+
+/** Every request to a store reads it: compiled once. */
+const storeById = compiledOnce((db: Kysely<Database>) => db.selectFrom('stores').selectAll().where('id', '=', ''));
 
 export function storesRepository(db: Kysely<Database>) {
   return {
@@ -15,7 +19,7 @@ export function storesRepository(db: Kysely<Database>) {
     },
 
     async find(id: string): Promise<StoreRecord | undefined> {
-      const row = await db.selectFrom('stores').selectAll().where('id', '=', id).executeTakeFirst();
+      const [row] = await storeById(db, [id]);
       return row && { id: row.id, name: row.name, currency: row.currency, createdAt: row.created_at };
     },
 

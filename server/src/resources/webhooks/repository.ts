@@ -1,6 +1,7 @@
 import type { AliasedSelectQueryBuilder, Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, json, nullableJson } from '../../db/column-codecs.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
 import { type PageRequest, pageOf, readWindow, type StoredOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
@@ -166,6 +167,17 @@ async function totalOf(
 }
 
 /** The reads: one webhook, the list, and who an event is delivered to. */
+/** Who an event is delivered to: read by every write that raises one, compiled once. */
+const subscribersOf = compiledOnce((db: Kysely<Database>) =>
+  db
+    .selectFrom('webhooks')
+    .innerJoin('webhook_events', 'webhook_events.webhook_id', 'webhooks.id')
+    .selectAll('webhooks')
+    .where('webhook_events.store_id', '=', '')
+    .where('webhook_events.event', '=', '' as WebhookEventName)
+    .where('webhook_events.active', '=', 1),
+);
+
 function webhookReads(db: Kysely<Database>) {
   const webhooks = storeTable(db, 'webhooks', webhookColumns);
   return {
@@ -192,14 +204,7 @@ function webhookReads(db: Kysely<Database>) {
 
     /** The store's active webhooks subscribed to `event` (who an event is delivered to). */
     async subscribers(storeId: string, event: string): Promise<WebhookRecord[]> {
-      const rows = await db
-        .selectFrom('webhooks')
-        .innerJoin('webhook_events', 'webhook_events.webhook_id', 'webhooks.id')
-        .selectAll('webhooks')
-        .where('webhook_events.store_id', '=', storeId)
-        .where('webhook_events.event', '=', event as WebhookEventName)
-        .where('webhook_events.active', '=', 1)
-        .execute();
+      const rows = await subscribersOf(db, [storeId, event, 1]);
       return rows.map(webhooks.decode);
     },
   };
