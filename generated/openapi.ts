@@ -899,7 +899,8 @@ export interface paths {
          *
          *     The `secret` is stored and never returned; the answer only says `hasSecret`. The `url` must pass the SSRF
          *     guard (see `WebhookCreate.url`). **Inferred** — a store has at most 20 webhooks (active or not); the
-         *     21st create answers 409 `RESOURCE_LIMIT_REACHED` (delete one first).
+         *     21st create answers 409 `RESOURCE_LIMIT_REACHED` (delete one first). `x-per-store-limit` states the
+         *     number for tools; simultaneous creates never pass it, on any number of instances.
          */
         post: operations["createWebhook"];
         delete?: never;

@@ -35,6 +35,8 @@ export interface Operation {
   scopes: string[];
   /** Whether the operation accepts an `Idempotency-Key` header. */
   idempotent: boolean;
+  /** How many records of its kind a store may hold (`x-per-store-limit`), for a create that has a cap. */
+  perStoreLimit: number | undefined;
 }
 
 /** openapi.yaml, read once: the operations below and the validator's document both come from it. */
@@ -55,6 +57,8 @@ function operationsOf(contract: ContractDocument): Operation[] {
       scheme: operation.scheme as SecuritySchemeName,
       scopes: operation.scopes,
       idempotent: operation.idempotent,
+      perStoreLimit:
+        typeof operation.raw['x-per-store-limit'] === 'number' ? operation.raw['x-per-store-limit'] : undefined,
     };
   });
 }
@@ -67,3 +71,10 @@ export const contractOperations = operationsOf(served);
 export const allScopes = [
   ...new Set(contractOperations.flatMap((operation) => operation.scopes)),
 ].sort() as components['schemas']['ScopeName'][];
+
+/** The operation of this id (every id of `OperationId` is one of the contract's). */
+export function operationOf(operationId: OperationId): Operation {
+  const operation = contractOperations.find((candidate) => candidate.operationId === operationId);
+  if (!operation) throw new Error(`${operationId} is not an operation of the contract`);
+  return operation;
+}

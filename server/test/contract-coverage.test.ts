@@ -11,6 +11,7 @@ const operation = (operationId: string, method: Operation['method'], contractPat
   scheme: 'ApiKeyAuth',
   scopes: [],
   idempotent: false,
+  perStoreLimit: undefined,
 });
 
 /** A tiny contract: two operations on one path and one on another. */

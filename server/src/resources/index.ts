@@ -130,7 +130,7 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     paymentLinks: paymentLinksRepository(db),
     stores: storesRepository(db),
     credentials: credentialsRepository(db, { rememberKeysMs: REMEMBER_KEYS_MS[engine] }),
-    webhooks: webhooksRepository(db),
+    webhooks: webhooksRepository(db, engine),
     webhookDeliveries: webhookDeliveriesRepository(db, engine),
     automations: automationsRepository(db),
     automationRuns: automationRunsRepository(db, engine),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { operationOf } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
 import { type NetworkPolicy, webhookUrlProblem } from '../../domain/ssrf-guard.ts';
 import { ApiError, found, notFound } from '../../errors.ts';
@@ -7,8 +8,8 @@ import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { type WebhookRecord, webhookOf } from './repository.ts';
 
-/** The contract's per-store cap on webhooks (createWebhook, 409 RESOURCE_LIMIT_REACHED). */
-export const WEBHOOKS_PER_STORE = 20;
+/** The contract's per-store cap on webhooks (createWebhook's `x-per-store-limit`, 409 RESOURCE_LIMIT_REACHED). */
+export const WEBHOOKS_PER_STORE = operationOf('createWebhook').perStoreLimit ?? Number.POSITIVE_INFINITY;
 
 /** 400 VALIDATION_ERROR naming `url` when the SSRF guard refuses it (see domain/ssrf-guard.ts). */
 function requireSafeUrl(url: string | undefined, network: NetworkPolicy): void {
@@ -27,10 +28,6 @@ export const webhookHandlers = {
 
   async createWebhook({ storeId, body }, { repositories, network }) {
     requireSafeUrl(body.url, network);
-    const { pagination } = await repositories.webhooks.listWebhooks(storeId, {}, { page: 1, limit: 1 });
-    if (pagination.total >= WEBHOOKS_PER_STORE) {
-      throw new ApiError(409, 'RESOURCE_LIMIT_REACHED', `A loja já tem o máximo de ${WEBHOOKS_PER_STORE} webhooks.`);
-    }
     const at = now();
     const webhook: WebhookRecord = {
       id: randomUUID(),
@@ -47,7 +44,9 @@ export const webhookHandlers = {
       createdAt: at,
       updatedAt: at,
     };
-    await repositories.webhooks.createWebhook(webhook);
+    if (!(await repositories.webhooks.createWebhook(webhook, WEBHOOKS_PER_STORE))) {
+      throw new ApiError(409, 'RESOURCE_LIMIT_REACHED', `A loja já tem o máximo de ${WEBHOOKS_PER_STORE} webhooks.`);
+    }
     return { status: 201, body: ok({ webhook: webhookOf(webhook) }) };
   },
 

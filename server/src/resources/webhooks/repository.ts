@@ -1,7 +1,8 @@
-import type { AliasedSelectQueryBuilder, Kysely } from 'kysely';
+import { type AliasedSelectQueryBuilder, type Kysely, sql } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, json, nullableJson } from '../../db/column-codecs.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
+import type { Engine } from '../../db/database.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
 import { type PageRequest, pageOf, readWindow, type StoredOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
@@ -55,13 +56,28 @@ const subscriptions = (webhook: WebhookRecord) =>
   }));
 
 /** The writes, each keeping `webhook_counts` and the `webhook_events` subscriptions in step with the webhook. */
-function webhookWrites(db: Kysely<Database>) {
+function webhookWrites(db: Kysely<Database>, engine: Engine) {
   return {
-    createWebhook: (webhook: WebhookRecord) =>
+    /**
+     * Creates the webhook unless the store already holds `limit`; false then. On PostgreSQL a store's creates
+     * take turns on a transaction-scoped advisory lock before counting, so simultaneous ones (on any instance)
+     * never pass the limit; the embedded store runs one write transaction at a time.
+     */
+    createWebhook: (webhook: WebhookRecord, limit: number) =>
       inTransaction(db, async (trx) => {
+        if (engine === 'postgres') {
+          await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks\n${webhook.storeId}`}, 0))`.execute(trx);
+        }
+        const counts = await trx
+          .selectFrom('webhook_counts')
+          .select('total')
+          .where('store_id', '=', webhook.storeId)
+          .executeTakeFirst();
+        if ((counts?.total ?? 0) >= limit) return false;
         await storeTable(trx, 'webhooks', webhookColumns).insert(webhook);
         await trx.insertInto('webhook_events').values(subscriptions(webhook)).execute();
         await count(trx, webhook.storeId, 1, webhook.active ? 1 : 0);
+        return true;
       }),
 
     updateWebhook: (webhook: WebhookRecord) =>
@@ -210,6 +226,6 @@ function webhookReads(db: Kysely<Database>) {
   };
 }
 
-export function webhooksRepository(db: Kysely<Database>) {
-  return { ...webhookWrites(db), ...webhookReads(db) };
+export function webhooksRepository(db: Kysely<Database>, engine: Engine) {
+  return { ...webhookWrites(db, engine), ...webhookReads(db) };
 }
