@@ -64,6 +64,15 @@ describe('npm run conformance', () => {
     expect(result.stderr).toMatch(/^credentials are needed: .*\nusage: npm run conformance -- --base-url URL/);
     expect(result.stdout).toBe('');
   });
+
+  it('prints the usage line on stdout and exits 0 for --help, whatever else is given', () => {
+    const result = spawnSync(process.execPath, [path.join(import.meta.dirname, 'run.ts'), '--bogus', '--help'], {
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^usage: npm run conformance -- --base-url URL .*\nEvery option can also be set/);
+    expect(result.stderr).toBe('');
+  });
 });
 
 describe('parseRateLimitPolicy', () => {

@@ -4,7 +4,8 @@
 // CONFORMANCE_STORE_ID, CONFORMANCE_ADMIN_TOKEN, CONFORMANCE_PROFILE, CONFORMANCE_RATE_LIMIT_MAX,
 // CONFORMANCE_RATE_LIMIT_WINDOW, CONFORMANCE_ONLY, CONFORMANCE_REPORTS, CONFORMANCE_KNOWN_FAILURES.
 // Progress goes to stderr as each operation ends; the summary to stdout at the end.
-// Exit code 0 when nothing failed, 1 when a check (or the set-up) failed, 2 on a usage error.
+// Exit code 0 when nothing failed, 1 when a check (or the set-up) failed, 2 on a usage error; `--help` prints
+// the usage line.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -89,10 +90,20 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options & {
   };
 }
 
+/** `--help` or `-h` anywhere: the usage line and where the rest is explained, on stdout, exit 0. */
+const HELP = `${USAGE}
+Every option can also be set as CONFORMANCE_<OPTION> (e.g. CONFORMANCE_BASE_URL); see conformance-tests/README.md.
+`;
+
 async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(HELP);
+    return 0;
+  }
   let options: ReturnType<typeof readOptions>;
   try {
-    options = readOptions(process.argv.slice(2), process.env);
+    options = readOptions(argv, process.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`${error.message}\n${USAGE}\n`);
