@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -10,7 +7,7 @@ import createClient from 'openapi-fetch';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
 import { type Engine, openStore } from '../src/db/database.ts';
-import { CHILD_ADMIN_TOKEN as ADMIN_TOKEN, type Child, REPO_ROOT, spawnServer } from './child-server.ts';
+import { CHILD_ADMIN_TOKEN as ADMIN_TOKEN, type Child, spawnServer } from './child-server.ts';
 import { clientOf, withoutDefaults } from './fixture.ts';
 import { createTenant, engines, startServer, TEST_DATABASE_URL } from './harness.ts';
 
@@ -150,28 +147,6 @@ describe.each(engines)('SIGTERM of the server process on %s', { timeout: 60_000 
       );
     } finally {
       await stop(second);
-    }
-  });
-
-  it('fails start-up with exit 1 and a message when the port is taken', async () => {
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));
-    const { port } = blocker.address() as AddressInfo;
-    try {
-      const child = spawn(process.execPath, ['server/src/server.ts'], {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', PORT: String(port), ADMIN_TOKEN, LOG_LEVEL: 'silent', ...storeEnv },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      const [code] = (await once(child, 'exit')) as [number | null];
-      expect(code).toBe(1);
-      expect(stderr).toContain('EADDRINUSE');
-    } finally {
-      await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }
   });
 });
