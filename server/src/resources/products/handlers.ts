@@ -71,8 +71,9 @@ export const productHandlers = {
   },
 
   async getProductById({ storeId, path }, { repositories }) {
-    const product = found(await repositories.products.getProductById(storeId, path.productId));
-    const variants = await repositories.products.productVariants(product.id);
+    const { product, variants } = found(
+      await repositories.products.getProductByIdWithVariants(storeId, path.productId),
+    );
     return { status: 200, body: ok({ product: { ...productOf(product), variants } }) };
   },
 

@@ -24,9 +24,33 @@ const productColumns = {
 };
 type ProductRow = StoredOf<'products', typeof productColumns>;
 
-/** getProductById's second read, on every product GET: compiled once. */
+/** A product's variants, oldest first (offer and payment-link rules read them): compiled once. */
 const variantsOfProduct = compiledOnce((db: Kysely<Database>) =>
   db.selectFrom('product_variants').selectAll().where('product_id', '=', '').orderBy('created_at').orderBy('id'),
+);
+
+/**
+ * getProductById's one read, on every product GET: the product and its variants (oldest first) in one statement,
+ * a row per variant (one with null variant columns when it has none), compiled once. One round trip instead of
+ * two is what a GET costs most on PostgreSQL.
+ */
+const productWithVariants = compiledOnce((db: Kysely<Database>) =>
+  db
+    .selectFrom('products')
+    .leftJoin('product_variants as variant', 'variant.product_id', 'products.id')
+    .selectAll('products')
+    .select([
+      'variant.id as variant_id',
+      'variant.title as variant_title',
+      'variant.sku as variant_sku',
+      'variant.price as variant_price',
+      'variant.stock as variant_stock',
+      'variant.status as variant_status',
+    ])
+    .where('products.store_id', '=', '')
+    .where('products.id', '=', '')
+    .orderBy('variant.created_at')
+    .orderBy('variant.id'),
 );
 
 /** A product as stored: the read shape plus the write-only fields of the create body. */
@@ -103,7 +127,46 @@ export function productsRepository(db: Kysely<Database>) {
       return row?.store_id;
     },
 
-    /** The variants getProductById shows, oldest first. */
+    /** The product with the variants getProductById shows, in one read. */
+    async getProductByIdWithVariants(
+      storeId: string,
+      id: string,
+    ): Promise<{ product: ProductRecord; variants: Variant[] } | undefined> {
+      const rows = await productWithVariants(db, [storeId, id]);
+      const [first] = rows;
+      if (!first) return undefined;
+      const {
+        variant_id: _id,
+        variant_title: _title,
+        variant_sku: _sku,
+        variant_price: _price,
+        variant_stock: _stock,
+        variant_status: _status,
+        ...productRow
+      } = first;
+      const variantsOfRows = rows.flatMap(
+        ({ variant_id, variant_title, variant_sku, variant_price, variant_stock, variant_status }) =>
+          variant_id === null ||
+          variant_title === null ||
+          variant_price === null ||
+          variant_stock === null ||
+          variant_status === null
+            ? []
+            : [
+                {
+                  id: variant_id,
+                  title: variant_title,
+                  sku: variant_sku,
+                  price: money.fromColumn(variant_price),
+                  stock: variant_stock,
+                  status: variant_status,
+                },
+              ],
+      );
+      return { product: withMedia(products.decode(productRow)), variants: variantsOfRows };
+    },
+
+    /** A product's variants, oldest first. */
     async productVariants(productId: string): Promise<Variant[]> {
       const rows = await variantsOfProduct(db, [productId]);
       return rows.map((row) => {
