@@ -8,6 +8,14 @@ export type StoreRecord = components['schemas']['Store'];
 /** Every request to a store reads it: compiled once. */
 const storeById = compiledOnce((db: Kysely<Database>) => db.selectFrom('stores').selectAll().where('id', '=', ''));
 
+/**
+ * Stores read so far, by id. A store never changes once created (the contract has neither an update nor a delete
+ * of a store), so what one read found stays true for the life of the process, on every instance; an id not found
+ * is not remembered (the store may be created next).
+ */
+const knownStores = new Map<string, StoreRecord>();
+const KNOWN_STORES_MAX = 10_000;
+
 export function storesRepository(db: Kysely<Database>) {
   return {
     async createStore(store: StoreRecord): Promise<StoreRecord> {
@@ -19,8 +27,14 @@ export function storesRepository(db: Kysely<Database>) {
     },
 
     async find(id: string): Promise<StoreRecord | undefined> {
+      const known = knownStores.get(id);
+      if (known) return known;
       const [row] = await storeById(db, [id]);
-      return row && { id: row.id, name: row.name, currency: row.currency, createdAt: row.created_at };
+      if (!row) return undefined;
+      const store = { id: row.id, name: row.name, currency: row.currency, createdAt: row.created_at };
+      if (knownStores.size >= KNOWN_STORES_MAX) knownStores.clear();
+      knownStores.set(id, store);
+      return store;
     },
 
     /** Ids of those given that are stores. */
