@@ -19,6 +19,9 @@ export interface IdempotencyTables {
   idempotency_keys: IdempotencyKeysTable;
 }
 
+/** What claiming a key found (see `claim`). */
+export type Claim = 'claimed' | 'taken' | 'in-use';
+
 export interface IdempotencyRecord {
   operationId: string;
   requestHash: string;
@@ -28,7 +31,7 @@ export interface IdempotencyRecord {
   createdAt: string;
 }
 
-// The two statements of every keyed write (most creates carry a key), compiled once.
+// The two statements of every keyed write on the embedded store (most creates carry a key), compiled once.
 const claimKey = compiledOnce((db: Kysely<Database>) =>
   db
     .insertInto('idempotency_keys')
@@ -61,24 +64,32 @@ const completeKey = compiledOnce((db: Kysely<Database>) =>
 export function idempotencyRepository(db: Kysely<Database>, engine: Engine) {
   return {
     /**
-     * Holds the key for the rest of this transaction; false when another request with it is running now. On
-     * PostgreSQL a transaction-scoped advisory lock on (store, key), tried without waiting; the embedded store
-     * runs one write transaction at a time, so while this one runs no other request with the key is running.
+     * Claims the key for a first request: `claimed`; `taken` when an earlier request holds a record of it;
+     * `in-use` when another request with it is running now. On PostgreSQL the key is first held for the rest of
+     * the transaction by an advisory lock tried without waiting, in the same statement as the claim (one round
+     * trip), so a claim never waits on another request's uncommitted one; the embedded store runs one write
+     * transaction at a time, so while this one runs no other request with the key is running.
      */
-    async holdKey(storeId: string, key: string): Promise<boolean> {
-      if (engine === 'sqlite') return true;
-      const { rows } = await sql<{ held: boolean }>`
-        SELECT pg_try_advisory_xact_lock(hashtextextended(${`${storeId}\n${key}`}, 0)) AS held`.execute(db);
-      return rows[0]?.held === true;
-    },
-
-    /**
-     * Claims the key for a first request; false when the key is already taken. Called with the key held
-     * (`holdKey`), so it never waits on another request's uncommitted claim.
-     */
-    async claim(storeId: string, key: string, operationId: string, requestHash: string, now: string): Promise<boolean> {
-      const claimed = await claimKey(db, [storeId, key, operationId, requestHash, 'pending', null, null, now]);
-      return claimed.length > 0;
+    async claim(storeId: string, key: string, operationId: string, requestHash: string, now: string): Promise<Claim> {
+      if (engine === 'sqlite') {
+        const claimed = await claimKey(db, [storeId, key, operationId, requestHash, 'pending', null, null, now]);
+        return claimed.length > 0 ? 'claimed' : 'taken';
+      }
+      const { rows } = await sql<{ held: boolean; claimed: number }>`
+        WITH hold AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${`${storeId}\n${key}`}, 0)) AS held),
+        claimed AS (
+          INSERT INTO idempotency_keys
+            (store_id, idempotency_key, operation_id, request_hash, state, status, body, created_at)
+          SELECT ${storeId}::text, ${key}::text, ${operationId}::text, ${requestHash}::text, 'pending', NULL, NULL,
+            ${now}::text
+          FROM hold WHERE hold.held
+          -- No error on a taken key: on PostgreSQL an error would abort the surrounding transaction.
+          ON CONFLICT (store_id, idempotency_key) DO NOTHING
+          RETURNING 1)
+        SELECT (SELECT held FROM hold) AS held, (SELECT count(*)::int FROM claimed) AS claimed`.execute(db);
+      const [outcome] = rows;
+      if (!outcome?.held) return 'in-use';
+      return outcome.claimed > 0 ? 'claimed' : 'taken';
     },
 
     async find(storeId: string, key: string): Promise<IdempotencyRecord | undefined> {

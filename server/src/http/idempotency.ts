@@ -45,8 +45,10 @@ export async function runIdempotently(
   const { storeId, key, operationId } = scope;
   const hash = requestHash(operationId, scope.body);
   const startedAt = now();
-  if (!(await repository.holdKey(storeId, key))) throw new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE');
-  while (!(await repository.claim(storeId, key, operationId, hash, new Date(startedAt).toISOString()))) {
+  for (;;) {
+    const claim = await repository.claim(storeId, key, operationId, hash, new Date(startedAt).toISOString());
+    if (claim === 'claimed') break;
+    if (claim === 'in-use') throw new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE');
     const existing = await repository.find(storeId, key);
     if (!existing) continue;
     const expired = Date.parse(existing.createdAt) <= startedAt - REPLAY_WINDOW_MS;
