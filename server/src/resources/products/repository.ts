@@ -67,6 +67,32 @@ const withMedia = ({ images, videos, documents, ...product }: ProductRow): Produ
 });
 const withoutMedia = ({ media, ...product }: ProductRecord): ProductRow => ({ ...product, ...media });
 
+type ProductWithVariantsRow = Awaited<ReturnType<typeof productWithVariants>>[number];
+
+/** The rows of `productWithVariants` as the product and its variants (none when its one row has no variant). */
+function productAndVariants(
+  rows: ProductWithVariantsRow[],
+  decode: (row: Omit<ProductWithVariantsRow, `variant_${string}`>) => ProductRecord,
+): { product: ProductRecord; variants: Variant[] } | undefined {
+  const [first] = rows;
+  if (!first) return undefined;
+  const {
+    variant_id: _id,
+    variant_title: _title,
+    variant_sku: _sku,
+    variant_price: _price,
+    variant_stock: _stock,
+    variant_status: _status,
+    ...productRow
+  } = first;
+  const variants = rows.flatMap(({ variant_id: id, variant_title: title, variant_sku: sku, ...rest }) => {
+    const { variant_price: price, variant_stock: stock, variant_status: status } = rest;
+    if (id === null || title === null || price === null || stock === null || status === null) return [];
+    return [{ id, title, sku, price: money.fromColumn(price), stock, status }];
+  });
+  return { product: decode(productRow), variants };
+}
+
 export function productsRepository(db: Kysely<Database>) {
   const products = storeTable(db, 'products', productColumns);
   const variants = storeTable(db, 'product_variants', { price: money });
@@ -128,43 +154,8 @@ export function productsRepository(db: Kysely<Database>) {
     },
 
     /** The product with the variants getProductById shows, in one read. */
-    async getProductByIdWithVariants(
-      storeId: string,
-      id: string,
-    ): Promise<{ product: ProductRecord; variants: Variant[] } | undefined> {
-      const rows = await productWithVariants(db, [storeId, id]);
-      const [first] = rows;
-      if (!first) return undefined;
-      const {
-        variant_id: _id,
-        variant_title: _title,
-        variant_sku: _sku,
-        variant_price: _price,
-        variant_stock: _stock,
-        variant_status: _status,
-        ...productRow
-      } = first;
-      const variantsOfRows = rows.flatMap(
-        ({ variant_id, variant_title, variant_sku, variant_price, variant_stock, variant_status }) =>
-          variant_id === null ||
-          variant_title === null ||
-          variant_price === null ||
-          variant_stock === null ||
-          variant_status === null
-            ? []
-            : [
-                {
-                  id: variant_id,
-                  title: variant_title,
-                  sku: variant_sku,
-                  price: money.fromColumn(variant_price),
-                  stock: variant_stock,
-                  status: variant_status,
-                },
-              ],
-      );
-      return { product: withMedia(products.decode(productRow)), variants: variantsOfRows };
-    },
+    getProductByIdWithVariants: async (storeId: string, id: string) =>
+      productAndVariants(await productWithVariants(db, [storeId, id]), (row) => withMedia(products.decode(row))),
 
     /** A product's variants, oldest first. */
     async productVariants(productId: string): Promise<Variant[]> {
