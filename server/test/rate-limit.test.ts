@@ -175,10 +175,13 @@ describe.runIf(engines.includes('postgres'))('rate limiting across instances on 
       for (const instance of [first, second]) await list(tenant, instance); // compiles the validator
       const admitted = new Map<number, number>();
       let refused = 0;
-      const until = Date.now() + 4_000;
-      // Six clients, three per instance, each sending its next request as soon as the last is answered.
+      const until = Date.now() + 5_000;
+      // Six clients, three per instance, each sending its next request 0–100 ms after the last is answered: far
+      // more than the limit, yet not always in flight, so that a window's admissions are not all requests sent
+      // in the window before (those are not counted: which window took them is unknown).
       const client = async (instance: TestServer) => {
         while (Date.now() < until) {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 100));
           const sentIn = Math.floor(Date.now() / 1000);
           const { response } = await list(tenant, instance);
           const answeredIn = Math.floor(Date.now() / 1000);
@@ -189,7 +192,7 @@ describe.runIf(engines.includes('postgres'))('rate limiting across instances on 
       };
       await Promise.all([first, second, first, second, first, second].map(client));
       expect(refused).toBeGreaterThan(0);
-      expect(admitted.size).toBeGreaterThanOrEqual(3);
+      expect(admitted.size).toBeGreaterThanOrEqual(2);
       for (const [, count] of admitted) expect(count).toBeLessThanOrEqual(limit);
     } finally {
       await second.close({ keepData: true });
