@@ -104,7 +104,8 @@ export const checkoutHandlers = {
       discount = discountCents(subtotalCents, coupon.discountType, coupon.discountAmount);
     }
 
-    const store = await repositories.stores.find(storeId);
+    // The store exists: authentication let the request address it.
+    const store = found(await repositories.stores.find(storeId));
     const record: PaymentLinkRecord = {
       id: randomUUID(),
       storeId,
@@ -113,7 +114,7 @@ export const checkoutHandlers = {
       subtotal: fromCents(subtotalCents),
       discount: fromCents(discount),
       total: fromCents(subtotalCents - discount),
-      currency: store?.currency ?? 'BRL',
+      currency: store.currency,
       expiresAt: new Date(Date.parse(at) + body.expiresInMinutes * 60_000).toISOString(),
       createdAt: at,
       updatedAt: at,

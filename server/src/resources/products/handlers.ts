@@ -62,8 +62,9 @@ export const productHandlers = {
   },
 
   async createProduct({ storeId, body }, { repositories, events }) {
-    const store = await repositories.stores.find(storeId);
-    const product = newProduct(storeId, store?.currency ?? 'BRL', body);
+    // The store exists: authentication let the request address it.
+    const store = found(await repositories.stores.find(storeId));
+    const product = newProduct(storeId, store.currency, body);
     checkProductRules(product);
     await duplicateAs(repositories.products.createProduct(product), ...slugTaken(product));
     await events.emit(storeId, 'PRODUCT_CREATED', { product: productOf(product) });
