@@ -1,27 +1,43 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 
+/** Compiled SQL texts by dialect, then by what the statement is (its builder, or an insert's table and columns). */
+const textsByDialect = new Map<unknown, Map<unknown, string>>();
+
 /**
- * A statement of the hot path whose SQL is compiled once per dialect and then run with each request's parameters:
- * no query tree is built, frozen and compiled per request. `build` receives the handle and returns the query with
- * placeholder values, in the order `run`'s parameters bind to them.
+ * Runs the statement `shape` names with `parameters`, its SQL compiled by `compile` on its first run on this
+ * dialect and kept: no query tree is built, frozen and compiled per request.
  */
-export function compiledOnce<DB, Result>(build: (db: Kysely<DB>) => Compilable<Result>) {
-  const textByDialect = new Map<unknown, string>();
-  return async (db: Kysely<DB>, parameters: readonly unknown[]): Promise<Result[]> => {
-    // The pool and its transactions share one adapter class per dialect, so they share the text.
-    const dialect = db.getExecutor().adapter.constructor;
-    let text = textByDialect.get(dialect);
-    if (text === undefined) {
-      text = build(db).compile().sql;
-      textByDialect.set(dialect, text);
-    }
-    const { rows } = await db.executeQuery(CompiledQuery.raw(text, [...parameters]) as CompiledQuery<Result>);
-    return rows;
-  };
+async function runCompiled<DB, Result>(
+  db: Kysely<DB>,
+  shape: unknown,
+  compile: () => string,
+  parameters: readonly unknown[],
+): Promise<Result[]> {
+  // The pool and its transactions share one adapter class per dialect, so they share the text.
+  const dialect = db.getExecutor().adapter.constructor;
+  let texts = textsByDialect.get(dialect);
+  if (texts === undefined) {
+    texts = new Map();
+    textsByDialect.set(dialect, texts);
+  }
+  let text = texts.get(shape);
+  if (text === undefined) {
+    text = compile();
+    texts.set(shape, text);
+  }
+  const { rows } = await db.executeQuery(CompiledQuery.raw(text, [...parameters]) as CompiledQuery<Result>);
+  return rows;
 }
 
-/** Insert texts by dialect, then by table and column list. */
-const insertTexts = new Map<unknown, Map<string, string>>();
+/**
+ * A statement of the hot path whose SQL is compiled once per dialect and then run with each request's parameters.
+ * `build` receives the handle and returns the query with placeholder values, in the order the parameters bind
+ * to them.
+ */
+export function compiledOnce<DB, Result>(build: (db: Kysely<DB>) => Compilable<Result>) {
+  return (db: Kysely<DB>, parameters: readonly unknown[]): Promise<Result[]> =>
+    runCompiled<DB, Result>(db, build, () => build(db).compile().sql, parameters);
+}
 
 /**
  * An insert of one row whose SQL is compiled once per dialect, table and list of columns (those not undefined,
@@ -29,25 +45,14 @@ const insertTexts = new Map<unknown, Map<string, string>>();
  */
 export async function insertRow<DB>(db: Kysely<DB>, table: keyof DB & string, row: Record<string, unknown>) {
   const columns = Object.keys(row).filter((column) => row[column] !== undefined);
-  const dialect = db.getExecutor().adapter.constructor;
-  let texts = insertTexts.get(dialect);
-  if (texts === undefined) {
-    texts = new Map();
-    insertTexts.set(dialect, texts);
-  }
-  const shape = `${table}(${columns.join()})`;
-  let text = texts.get(shape);
-  if (text === undefined) {
-    text = db
-      .insertInto(table)
-      .values(row as never)
-      .compile().sql;
-    texts.set(shape, text);
-  }
-  await db.executeQuery(
-    CompiledQuery.raw(
-      text,
-      columns.map((column) => row[column]),
-    ),
+  await runCompiled(
+    db,
+    `${table}(${columns.join()})`,
+    () =>
+      db
+        .insertInto(table)
+        .values(row as never)
+        .compile().sql,
+    columns.map((column) => row[column]),
   );
 }
