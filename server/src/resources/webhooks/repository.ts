@@ -68,12 +68,7 @@ function webhookWrites(db: Kysely<Database>, engine: Engine) {
         if (engine === 'postgres') {
           await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks\n${webhook.storeId}`}, 0))`.execute(trx);
         }
-        const counts = await trx
-          .selectFrom('webhook_counts')
-          .select('total')
-          .where('store_id', '=', webhook.storeId)
-          .executeTakeFirst();
-        if ((counts?.total ?? 0) >= limit) return false;
+        if ((await totalOf(trx, webhook.storeId, {}, [])) >= limit) return false;
         await storeTable(trx, 'webhooks', webhookColumns).insert(webhook);
         await trx.insertInto('webhook_events').values(subscriptions(webhook)).execute();
         await count(trx, webhook.storeId, 1, webhook.active ? 1 : 0);
@@ -182,7 +177,6 @@ async function totalOf(
   return Number(counted?.n ?? 0);
 }
 
-/** The reads: one webhook, the list, and who an event is delivered to. */
 /** Who an event is delivered to: read by every write that raises one, compiled once. */
 const subscribersOf = compiledOnce((db: Kysely<Database>) =>
   db
@@ -194,6 +188,7 @@ const subscribersOf = compiledOnce((db: Kysely<Database>) =>
     .where('webhook_events.active', '=', 1),
 );
 
+/** The reads: one webhook, the list, and who an event is delivered to. */
 function webhookReads(db: Kysely<Database>) {
   const webhooks = storeTable(db, 'webhooks', webhookColumns);
   return {
