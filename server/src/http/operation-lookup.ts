@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import type { RequestHandler } from 'express';
 import { error as validatorErrors } from 'express-openapi-validator';
+import { requireFromValidator } from './validator-internals.ts';
 
 /** What express-openapi-validator's metadata step reads from its OpenApiContext (framework/openapi.context.js). */
 interface RouteMethods {
@@ -84,9 +84,8 @@ function compileRoutes(
  * before the validator handles requests.
  */
 export function compileOperationLookup(): void {
-  const load = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-  const { OpenApiValidator } = load('./openapi.validator') as { OpenApiValidator: ValidatorClass };
-  const { pathToRegexp } = load('path-to-regexp') as { pathToRegexp: PathToRegexp };
+  const { OpenApiValidator } = requireFromValidator('./openapi.validator') as { OpenApiValidator: ValidatorClass };
+  const { pathToRegexp } = requireFromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp };
   const prototype = OpenApiValidator.prototype as ValidatorClass['prototype'] & { compiledLookup?: true };
   if (prototype.compiledLookup) return;
   prototype.compiledLookup = true;

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type { Request } from 'express';
+import { requireFromValidator } from './validator-internals.ts';
 
 /** What express-openapi-validator's mutator reads of a parameter (dist/middlewares/parsers/req.parameter.mutator.js). */
 interface Parameter {
@@ -37,8 +37,7 @@ function unchangedWithoutQuery(parameters: Parameter[], components: Record<strin
  * operation is remembered by its schema. Call once, before the validator handles requests.
  */
 export function skipIdleParameterMutation(): void {
-  const load = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-  const { RequestParameterMutator } = load('./middlewares/parsers/req.parameter.mutator') as {
+  const { RequestParameterMutator } = requireFromValidator('./middlewares/parsers/req.parameter.mutator') as {
     RequestParameterMutator: MutatorClass;
   };
   const prototype = RequestParameterMutator.prototype as MutatorClass['prototype'] & { skipsIdle?: true };
