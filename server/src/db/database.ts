@@ -8,6 +8,7 @@ import { dataDirError, ensureDataDir } from '../data-dir.ts';
 import type { Database } from '../resources/index.ts';
 import { prepareStatements } from './pg-prepared-statements.ts';
 import { adaptNodeSqlite } from './sqlite-adapter.ts';
+import { startCheckpointer } from './sqlite-checkpointer.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -77,9 +78,10 @@ function unreachable(databaseUrl: string, error: unknown): ConfigError {
 
 function openSqlite(dataDir: string): Store {
   ensureDataDir(dataDir);
+  const file = path.join(dataDir, SQLITE_FILE);
   let database: DatabaseSync;
   try {
-    database = new DatabaseSync(path.join(dataDir, SQLITE_FILE));
+    database = new DatabaseSync(file);
   } catch (error) {
     throw dataDirError(dataDir, error);
   }
@@ -87,8 +89,16 @@ function openSqlite(dataDir: string): Store {
   database.exec(
     'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
   );
+  const checkpointer = startCheckpointer(database, file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adaptNodeSqlite(database) }) });
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    engine: 'sqlite',
+    async close() {
+      await checkpointer.stop();
+      await db.destroy();
+    },
+  };
 }
 
 function openPostgres(connectionString: string, schema: string | undefined): Store {

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newLocation } from '../../test/harness.ts';
+import { createRepositories } from '../resources/index.ts';
+import { openStore, SQLITE_FILE, type Store } from './database.ts';
+import { migrate } from './migrate.ts';
+import { CHECKPOINT_INTERVAL_MS, startCheckpointer } from './sqlite-checkpointer.ts';
+
+const dirs: string[] = [];
+const newDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sf-checkpoint-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The store names found in a copy of the database file alone: what survives if its WAL is lost. */
+function storeNamesInFileAlone(file: string): string[] {
+  const copy = path.join(newDir(), SQLITE_FILE);
+  copyFileSync(file, copy);
+  const database = new DatabaseSync(copy);
+  try {
+    return database
+      .prepare('SELECT name FROM stores ORDER BY name')
+      .all()
+      .map((row) => String(row.name));
+  } catch {
+    return []; // the copy predates the migration that creates the table
+  } finally {
+    database.close();
+  }
+}
+
+const addStore = (store: Store, name: string) =>
+  createRepositories(store.db, 'sqlite').stores.createStore({
+    id: randomUUID(),
+    name,
+    currency: 'BRL',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  });
+
+async function openMigrated(dataDir: string): Promise<Store> {
+  const store = openStore({ dataDir });
+  await migrate(store);
+  return store;
+}
+
+describe('the embedded store checkpoints its WAL on a thread of its own', () => {
+  it('a committed write reaches the database file itself within a few checkpoint intervals', async () => {
+    const { dataDir } = newLocation('sqlite');
+    dirs.push(dataDir);
+    const store = await openMigrated(dataDir);
+    try {
+      await addStore(store, 'Loja Norte');
+      // SQLite alone would leave these few pages in the WAL until it held a thousand.
+      await expect
+        .poll(() => storeNamesInFileAlone(path.join(dataDir, SQLITE_FILE)), {
+          timeout: CHECKPOINT_INTERVAL_MS * 10,
+          interval: CHECKPOINT_INTERVAL_MS / 2,
+        })
+        .toEqual(['Loja Norte']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('closing the store stops the thread: the last connection leaves no WAL behind and the store opens again', async () => {
+    const { dataDir } = newLocation('sqlite');
+    dirs.push(dataDir);
+    const first = await openMigrated(dataDir);
+    await addStore(first, 'Loja Sul');
+    await first.close();
+    expect(existsSync(path.join(dataDir, `${SQLITE_FILE}-wal`))).toBe(false);
+
+    const second = await openMigrated(dataDir);
+    try {
+      expect(await second.db.selectFrom('stores').select('name').execute()).toEqual([{ name: 'Loja Sul' }]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('when the thread cannot run, the request connection checkpoints itself again at SQLite’s threshold', async () => {
+    const database = new DatabaseSync(path.join(newDir(), SQLITE_FILE));
+    database.exec('PRAGMA journal_mode = WAL');
+    const checkpointer = startCheckpointer(database, path.join(newDir(), 'missing', SQLITE_FILE));
+    try {
+      await expect
+        .poll(() => database.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint, { timeout: 10_000 })
+        .toBe(1000);
+    } finally {
+      await checkpointer.stop();
+      database.close();
+    }
+  });
+});
