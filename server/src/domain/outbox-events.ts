@@ -3,7 +3,37 @@ import type { Repositories } from '../resources/index.ts';
 import { startAutomations, triggerOf } from './automation-triggers.ts';
 import { now } from './clock.ts';
 import type { DomainEvents } from './events.ts';
-import { isWebhookEvent, newMessageId, webhookMessage } from './webhook-message.ts';
+import { isWebhookEvent, newMessageId, type WebhookEventName, webhookMessage } from './webhook-message.ts';
+
+type OutboxRepositories = Pick<Repositories, 'webhooks' | 'webhookDeliveries' | 'automations' | 'automationRuns'>;
+
+/** One delivery per active webhook of the store subscribed to the event; none, and no message built, when none is. */
+async function enqueueDeliveries(
+  repositories: OutboxRepositories,
+  event: { storeId: string; name: WebhookEventName; at: string; payload: Record<string, unknown> },
+): Promise<void> {
+  const { storeId, name, at, payload } = event;
+  const subscribers = await repositories.webhooks.subscribers(storeId, name);
+  if (subscribers.length === 0) return;
+  const messageId = newMessageId();
+  const body = webhookMessage(messageId, name, at, storeId, payload);
+  await repositories.webhookDeliveries.enqueueDeliveries(
+    subscribers.map((webhook) => ({
+      id: randomUUID(),
+      store_id: storeId,
+      webhook_id: webhook.id,
+      message_id: messageId,
+      event_type: name,
+      payload: body,
+      status: 'PENDING',
+      attempts: 0,
+      max_attempts: 1 + webhook.retryAttempts,
+      next_attempt_at: at,
+      created_at: at,
+      updated_at: at,
+    })),
+  );
+}
 
 /**
  * The transactional outbox: store events written through the repositories of the change that raises them (the
@@ -11,33 +41,11 @@ import { isWebhookEvent, newMessageId, webhookMessage } from './webhook-message.
  * becomes one delivery per active webhook of the store subscribed to it (one message id and body for all) and
  * one run per active automation it triggers; the delivery worker sends and runs them.
  */
-export function outboxEvents(
-  repositories: Pick<Repositories, 'webhooks' | 'webhookDeliveries' | 'automations' | 'automationRuns'>,
-): DomainEvents {
+export function outboxEvents(repositories: OutboxRepositories): DomainEvents {
   return {
     async emit(storeId, name, payload) {
       const at = now();
-      if (isWebhookEvent(name)) {
-        const subscribers = await repositories.webhooks.subscribers(storeId, name);
-        const messageId = newMessageId();
-        const body = webhookMessage(messageId, name, at, storeId, payload);
-        await repositories.webhookDeliveries.enqueueDeliveries(
-          subscribers.map((webhook) => ({
-            id: randomUUID(),
-            store_id: storeId,
-            webhook_id: webhook.id,
-            message_id: messageId,
-            event_type: name,
-            payload: body,
-            status: 'PENDING',
-            attempts: 0,
-            max_attempts: 1 + webhook.retryAttempts,
-            next_attempt_at: at,
-            created_at: at,
-            updated_at: at,
-          })),
-        );
-      }
+      if (isWebhookEvent(name)) await enqueueDeliveries(repositories, { storeId, name, at, payload });
       const trigger = triggerOf(name);
       if (trigger) {
         const order = payload.order as { id?: unknown } | undefined;

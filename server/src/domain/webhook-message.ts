@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
 import { webhookSignature } from './webhook-signature.ts';
 
-type WebhookEventName = components['schemas']['WebhookEventName'];
+export type WebhookEventName = components['schemas']['WebhookEventName'];
 
 /** Every webhook event of the contract (a Record, so the type checker keeps it complete). */
 const WEBHOOK_EVENTS: Record<WebhookEventName, true> = {
