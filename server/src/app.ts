@@ -18,6 +18,7 @@ import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
 import { contractRoutes, type Storage } from './http/routes.ts';
 import { requireStorableInput } from './http/storable-input.ts';
+import { API_KEY_REVOKED_CHANNEL, revokesHeard } from './resources/credentials/key-revocations.ts';
 import { handlers as allHandlers, createRepositories, type Database } from './resources/index.ts';
 import type { Deps, Handlers } from './resources/operation.ts';
 import { deliveryWorker } from './worker/delivery-worker.ts';
@@ -64,6 +65,8 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
     send: webhookSender(network),
     log: logger,
   });
+  // Other instances sharing PostgreSQL announce their revokes: remembered keys are forgotten as they arrive.
+  store.listen?.(API_KEY_REVOKED_CHANNEL, revokesHeard());
   const window = { max: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
   const rateLimiter = store.engine === 'postgres' ? sqlRateLimiter(store, window) : memoryRateLimiter(window);
 

@@ -6,6 +6,10 @@ import pg from 'pg';
 import { ConfigError } from '../config.ts';
 import { dataDirError, ensureDataDir } from '../data-dir.ts';
 import type { Database } from '../resources/index.ts';
+import { type Listener, type ListenHandlers, listenOn } from './pg-listener.ts';
+
+export type { ListenHandlers };
+
 import { prepareStatements } from './pg-prepared-statements.ts';
 import { adaptNodeSqlite } from './sqlite-adapter.ts';
 import { startCheckpointer } from './sqlite-checkpointer.ts';
@@ -15,6 +19,11 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   engine: Engine;
+  /**
+   * PostgreSQL only, where several instances may share the store: hears what other instances announce on
+   * `channel` (NOTIFY) until the store closes. The embedded store belongs to one process, which needs no telling.
+   */
+  listen?(channel: string, handlers: ListenHandlers): void;
   close(): Promise<void>;
 }
 
@@ -115,5 +124,14 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
   });
   pool.on('connect', prepareStatements);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  const listeners: Listener[] = [];
+  return {
+    db,
+    engine: 'postgres',
+    listen: (channel, handlers) => listeners.push(listenOn(connectionString, channel, handlers)),
+    async close() {
+      await Promise.all(listeners.map((listener) => listener.close()));
+      await db.destroy();
+    },
+  };
 }

@@ -99,8 +99,9 @@ export interface Database
 
 /**
  * How long a verified API key is believed without reading it again. A revoke through this process takes effect
- * at once; on PostgreSQL, where several instances may share the store, one through another instance within this
- * time (see the README). The embedded store belongs to one process, so its lifetime only bounds memory churn.
+ * at once; on PostgreSQL, where several instances may share the store, one through another instance as soon as
+ * its announcement arrives (`credentials/key-revocations.ts`), and this lifetime bounds a revoke written by other
+ * means (see the README). The embedded store belongs to one process, so its lifetime only bounds memory churn.
  */
 const REMEMBER_KEYS_MS: Record<Engine, number> = { sqlite: 60_000, postgres: 5_000 };
 
@@ -129,7 +130,10 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
     abandonedCarts: abandonedCartsRepository(db),
     paymentLinks: paymentLinksRepository(db),
     stores: storesRepository(db),
-    credentials: credentialsRepository(db, { rememberKeysMs: REMEMBER_KEYS_MS[engine] }),
+    credentials: credentialsRepository(db, {
+      rememberKeysMs: REMEMBER_KEYS_MS[engine],
+      announceRevokes: engine === 'postgres',
+    }),
     webhooks: webhooksRepository(db, engine),
     webhookDeliveries: webhookDeliveriesRepository(db, engine),
     automations: automationsRepository(db),

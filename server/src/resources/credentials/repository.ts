@@ -1,6 +1,12 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { json } from '../../db/column-codecs.ts';
 import type { Database } from '../index.ts';
+import {
+  API_KEY_REVOKED_CHANNEL,
+  forgetRememberedKeys,
+  keysMayBeRemembered,
+  revocationsSoFar,
+} from './key-revocations.ts';
 
 export interface ApiKeyRecord {
   id: string;
@@ -20,25 +26,24 @@ export interface CheckoutKeyRecord {
 
 export interface CredentialsOptions {
   /**
-   * How long an API key read by hash is kept in memory (0: never). Revoking through this repository forgets
-   * every remembered key at once; another process sharing the database notices a revoke only when its copy
-   * expires, so on a shared store this lifetime bounds how long a revoked key may still be accepted there.
+   * How long an API key read by hash is kept in memory (0: never). Revoking through any repository of the process
+   * forgets every remembered key at once; so does a revoke announced by another instance (`announceRevokes`),
+   * and this lifetime bounds the rest: a revoke written to the database by other means.
    */
   rememberKeysMs?: number;
+  /** Announce each revoke on `API_KEY_REVOKED_CHANNEL` (PostgreSQL, at commit), for the other instances. */
+  announceRevokes?: boolean;
   /** The clock the lifetime is read from (tests move it). */
   now?: () => number;
 }
 
 const REMEMBERED_KEYS_MAX = 10_000;
 
-/**
- * Bumped by every revoke in this process: a remembered key from before it is read again. Process-wide rather
- * than per repository, because a revoke may run through a repository made on a transaction.
- */
-let revocations = 0;
-
 /** API keys, read by hash and remembered for `rememberKeysMs`; a revoke forgets every remembered key. */
-function apiKeys(db: Kysely<Database>, { rememberKeysMs = 0, now = Date.now }: CredentialsOptions) {
+function apiKeys(
+  db: Kysely<Database>,
+  { rememberKeysMs = 0, announceRevokes = false, now = Date.now }: CredentialsOptions,
+) {
   const remembered = new Map<string, { key: ApiKeyRecord; until: number; revocations: number }>();
   return {
     async createApiKey(key: ApiKeyRecord & { keyHash: string }): Promise<void> {
@@ -59,8 +64,8 @@ function apiKeys(db: Kysely<Database>, { rememberKeysMs = 0, now = Date.now }: C
 
     async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
       const known = remembered.get(keyHash);
-      if (known && known.revocations === revocations && known.until > now()) return known.key;
-      const seen = revocations;
+      if (known && known.revocations === revocationsSoFar() && known.until > now()) return known.key;
+      const seen = revocationsSoFar();
       const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
       if (!row) return undefined;
       const key: ApiKeyRecord = {
@@ -72,7 +77,7 @@ function apiKeys(db: Kysely<Database>, { rememberKeysMs = 0, now = Date.now }: C
         revokedAt: row.revoked_at,
         createdAt: row.created_at,
       };
-      if (rememberKeysMs > 0) {
+      if (rememberKeysMs > 0 && keysMayBeRemembered()) {
         if (remembered.size >= REMEMBERED_KEYS_MAX) remembered.clear();
         remembered.set(keyHash, { key, until: now() + rememberKeysMs, revocations: seen });
       }
@@ -87,8 +92,9 @@ function apiKeys(db: Kysely<Database>, { rememberKeysMs = 0, now = Date.now }: C
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
-      // Bumped after the write: a lookup racing the update remembers under the old count, so is not believed.
-      revocations += 1;
+      if (announceRevokes) await sql`SELECT pg_notify(${API_KEY_REVOKED_CHANNEL}, ${id})`.execute(db);
+      // After the write: a lookup racing the update remembers under the old count, so is not believed.
+      forgetRememberedKeys();
       remembered.clear();
       return Number(result.numUpdatedRows) > 0;
     },
