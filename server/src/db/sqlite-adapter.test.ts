@@ -1,0 +1,38 @@
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { adaptNodeSqlite } from './sqlite-adapter.ts';
+
+describe('the node:sqlite adapter', () => {
+  const database = new DatabaseSync(':memory:');
+  database.exec(`
+    CREATE TABLE a (id TEXT, name TEXT, "__proto__" TEXT);
+    CREATE TABLE b (id TEXT, a_id TEXT, name TEXT);
+    INSERT INTO a VALUES ('a1', 'Alfa', 'own'), ('a2', 'Beta', NULL);
+    INSERT INTO b VALUES ('b1', 'a1', 'Bravo');`);
+  const adapted = adaptNodeSqlite(database);
+  const query = 'SELECT * FROM a LEFT JOIN b ON b.a_id = a.id WHERE a.id <> ? ORDER BY a.id';
+  /** What node:sqlite itself answers, as plain objects. */
+  const own = () =>
+    database
+      .prepare(query)
+      .all('none')
+      .map((row) => ({ ...row }));
+
+  it('reads the rows node:sqlite reads: a repeated column name keeps its last value, as there', () => {
+    expect(adapted.prepare(query).all(['none'])).toEqual(own());
+    expect(adapted.prepare(query).all(['none'])).toEqual([
+      { id: 'b1', name: 'Bravo', ['__proto__']: 'own', a_id: 'a1' },
+      { id: null, name: null, ['__proto__']: null, a_id: null },
+    ]);
+  });
+
+  it('keeps a column named __proto__ as a field, not as the row’s prototype', () => {
+    const [row] = adapted.prepare('SELECT "__proto__" FROM a WHERE id = ?').all(['a1']) as object[];
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe('own');
+  });
+
+  it('iterates the same rows it reads', () => {
+    expect([...adapted.prepare(query).iterate(['none'])]).toEqual(own());
+  });
+});
