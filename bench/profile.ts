@@ -112,7 +112,8 @@ if (profiled !== 'server-embedded' && profiled !== 'server-postgres') {
   throw new Error(`--target is server-embedded or server-postgres, not ${profiled}`);
 }
 const target = await startTarget(profiled, {
-  webhookCounts: [],
+  // A list workload reads the 1,000-webhook fixture; the product workloads need none.
+  webhookCounts: values.workload.startsWith('list-webhooks') ? [1000] : [],
   databaseUrl: process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
   nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
 });
