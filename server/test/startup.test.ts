@@ -52,10 +52,16 @@ async function start(env: Record<string, string>): Promise<Started> {
 const withKey = (started: Started, key: string) =>
   createClient<paths>({ baseUrl: `http://127.0.0.1:${started.port}`, headers: { authorization: `Bearer ${key}` } });
 
+/** SIGTERM: the server closes its store, logs that it stopped and exits 0. */
 async function stop(started: Started): Promise<void> {
+  let after = '';
+  started.process.stdout?.on('data', (chunk: Buffer) => {
+    after += chunk.toString();
+  });
   const exited = once(started.process, 'exit');
   started.process.kill('SIGTERM');
-  await exited;
+  expect(await exited).toEqual([0, null]);
+  expect(after).toContain('"msg":"stopped"');
 }
 
 /** The banner's key-minting command, exactly as printed (two lines joined by a backslash). */
@@ -232,7 +238,6 @@ describe('connection deadlines', { timeout: 60_000 }, () => {
   it('answers 408 to headers that never finish and closes an idle kept-alive connection', async () => {
     const server = await start({
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
       HTTP_HEADERS_TIMEOUT_MS: '300',
       HTTP_REQUEST_TIMEOUT_MS: '600',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',

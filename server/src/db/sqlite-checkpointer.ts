@@ -33,6 +33,8 @@ export function startCheckpointer(database: DatabaseSync, file: string): Checkpo
   return {
     async stop() {
       stopping = true;
+      // Referenced again while it closes: otherwise the process could end before the store has closed.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
