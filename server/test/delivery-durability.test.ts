@@ -1,16 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { sql } from 'kysely';
-import createClient from 'openapi-fetch';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { components, paths } from '../../generated/openapi.ts';
+import { describe, expect, it, vi } from 'vitest';
+import type { components } from '../../generated/openapi.ts';
 import { openStore } from '../src/db/database.ts';
 import { createRepositories } from '../src/resources/index.ts';
-import { CHILD_ADMIN_TOKEN, type Child, spawnServer } from './child-server.ts';
-import type { Api } from './fixture.ts';
-import { engines, TEST_DATABASE_URL } from './harness.ts';
+import { adminAt, type Child, clientAt, spawnServer, tenantOn } from './child-server.ts';
+import { childLocation, engines } from './harness.ts';
 import { verified, webhookReceiver } from './receiver.ts';
 
 type ProductMessage = components['schemas']['WebhookDeliveryProduct'];
@@ -23,23 +16,6 @@ const TEST_ENV = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   AUTOMATION_MINUTE_MS: '1500',
 };
-
-/** A client of the server acting as a tenant. */
-const clientAt = (child: Child, headers: Record<string, string>): Api =>
-  createClient({ baseUrl: child.baseUrl, headers }) as Api;
-
-/** A new store on the server and a client acting as it with every scope (and its headers, for a restart). */
-async function tenantOn(child: Child): Promise<{ api: Api; storeId: string; headers: Record<string, string> }> {
-  const admin = createClient<paths>({
-    baseUrl: child.baseUrl,
-    headers: { authorization: `Bearer ${CHILD_ADMIN_TOKEN}` },
-  });
-  const store = await admin.POST('/admin/stores', { body: { name: 'Loja Durável', currency: 'BRL' } });
-  const storeId = store.data?.data.store.id ?? '';
-  const key = await admin.POST('/admin/api-keys', { body: { storeIds: [storeId] } });
-  const headers = { authorization: `Bearer ${key.data?.data.apiKey.key}`, 'x-store-id': storeId };
-  return { api: clientAt(child, headers), storeId, headers };
-}
 
 const messageIds = (requests: { headers: Record<string, string> }[]) =>
   new Set(requests.map((request) => request.headers['webhook-id']));
@@ -56,24 +32,8 @@ describe.each(engines)(
   'webhook deliveries and automation runs across restarts on %s',
   { timeout: 90_000 },
   (engine) => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-deliveries-'));
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const location =
-      engine === 'postgres' ? { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema } : { dataDir };
-    const env: Record<string, string> = {
-      ...TEST_ENV,
-      DATA_DIR: dataDir,
-      ...(engine === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
-    };
-
-    afterAll(async () => {
-      if (engine === 'postgres') {
-        const store = openStore({ dataDir, databaseUrl: TEST_DATABASE_URL });
-        await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(store.db);
-        await store.close();
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    const { env: locationEnv, location } = childLocation(engine);
+    const env: Record<string, string> = { ...TEST_ENV, ...locationEnv };
 
     it.for([
       ['kill -9', 'SIGKILL', { code: null, signal: 'SIGKILL' }],
@@ -86,7 +46,8 @@ describe.each(engines)(
         const first = await spawnServer(env);
         let second: Child | undefined;
         try {
-          const { api, headers } = await tenantOn(first);
+          const { headers } = await tenantOn(first, 'Loja Durável');
+          const api = clientAt(first, headers);
           const created = await api.POST('/api/v1/webhooks', {
             body: {
               name: 'ERP',
@@ -158,7 +119,8 @@ describe.each(engines)(
       let second: Child | undefined;
       const store = openStore(location);
       try {
-        const { api, storeId } = await tenantOn(first);
+        const { headers, storeId } = await tenantOn(first, 'Loja Durável');
+        const api = clientAt(first, headers);
         const automation = await api.POST('/api/v1/automations', {
           body: {
             name: 'Lembrete de PIX',
@@ -174,10 +136,7 @@ describe.each(engines)(
           params: { path: { automationId } },
           body: { active: true },
         });
-        const admin = createClient<paths>({
-          baseUrl: first.baseUrl,
-          headers: { authorization: `Bearer ${CHILD_ADMIN_TOKEN}` },
-        });
+        const admin = adminAt(first);
         const orderId = '8d7c6b5a-4e3f-4a2b-9c1d-0e9f8a7b6c5d';
         const raised = await admin.POST('/admin/stores/{storeId}/events', {
           params: { path: { storeId } },
@@ -211,16 +170,7 @@ describe.each(engines)(
 );
 
 describe.runIf(engines.includes('postgres'))('two instances on one PostgreSQL', { timeout: 90_000 }, () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-instances-'));
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const env = { ...TEST_ENV, DATA_DIR: dataDir, DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
-
-  afterAll(async () => {
-    const store = openStore({ dataDir, databaseUrl: TEST_DATABASE_URL });
-    await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(store.db);
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const env = { ...TEST_ENV, ...childLocation('postgres').env };
 
   it('share the deliveries: every event delivered, no attempt claimed twice (listWebhookDeliveries)', async () => {
     // Each event is refused once and accepted on its retry, so the instances claim over several rounds.
@@ -228,7 +178,7 @@ describe.runIf(engines.includes('postgres'))('two instances on one PostgreSQL', 
     const instances = [await spawnServer(env), await spawnServer(env)];
     try {
       const [first, second] = instances as [Child, Child];
-      const { headers } = await tenantOn(first);
+      const { headers } = await tenantOn(first, 'Loja Durável');
       const apis = [clientAt(first, headers), clientAt(second, headers)];
       const created = await apis[0]?.POST('/api/v1/webhooks', {
         body: {

@@ -1,54 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { sql } from 'kysely';
 import createClient from 'openapi-fetch';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
-import { type Engine, openStore } from '../src/db/database.ts';
-import { CHILD_ADMIN_TOKEN as ADMIN_TOKEN, type Child, spawnServer } from './child-server.ts';
+import { type Child, type ChildTenant, spawnServer, tenantOn } from './child-server.ts';
 import { clientOf, withoutDefaults } from './fixture.ts';
-import { createTenant, engines, startServer, TEST_DATABASE_URL } from './harness.ts';
+import { childLocation, createTenant, engines, startServer } from './harness.ts';
 
 type ProductCreate = components['schemas']['ProductCreate'];
 const product = withoutDefaults<ProductCreate>;
 
-/** The environment of server processes sharing one new location (removed after the suite). */
-function childLocation(engine: Engine): Record<string, string> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-durable-'));
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  afterAll(async () => {
-    if (engine === 'postgres') {
-      const store = openStore({ dataDir, databaseUrl: TEST_DATABASE_URL });
-      await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(store.db);
-      await store.close();
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  return engine === 'postgres'
-    ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, DATA_DIR: dataDir }
-    : { DATA_DIR: dataDir };
-}
-
-interface Shop {
-  storeId: string;
-  key: string;
-}
-
-/** A new store on the server process and an API key for it, through the admin API. */
-async function shopOn(child: Child, name: string): Promise<Shop> {
-  const admin = createClient<paths>({ baseUrl: child.baseUrl, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-  const store = await admin.POST('/admin/stores', { body: { name, currency: 'BRL' } });
-  expect(store.response.status).toBe(201);
-  const storeId = store.data?.data.store.id ?? '';
-  const key = await admin.POST('/admin/api-keys', { body: { storeIds: [storeId] } });
-  expect(key.response.status).toBe(201);
-  return { storeId, key: key.data?.data.apiKey.key ?? '' };
-}
-
 /** The product operations of a shop on a server process (the same shop on every restart). */
-function productsOf(child: Child, shop: Shop) {
+function productsOf(child: Child, shop: ChildTenant) {
   const api = createClient<paths>({ baseUrl: child.baseUrl, headers: { authorization: `Bearer ${shop.key}` } });
   const header = { 'X-Store-Id': shop.storeId };
   return {
@@ -111,11 +72,11 @@ describe.each(engines)('durability of the in-process server on %s', { timeout: 6
 });
 
 describe.each(engines)('SIGTERM of the server process on %s', { timeout: 60_000 }, (engine) => {
-  const storeEnv = childLocation(engine);
+  const storeEnv = childLocation(engine).env;
 
   it('loses no createProduct on SIGTERM during requests: every 201 is kept, retries complete the rest, exit 0', async () => {
     const first = await spawnServer(storeEnv);
-    const shop = await shopOn(first, 'Loja Durável');
+    const shop = await tenantOn(first, 'Loja Durável');
     const bodyOf = (index: number) => product({ name: `Produto Durável ${index}`, type: 'DIGITAL', price: 10 + index });
     const create = (child: Child, index: number) => productsOf(child, shop).create(`duravel-${index}`, bodyOf(index));
 
@@ -154,11 +115,11 @@ describe.each(engines)('SIGTERM of the server process on %s', { timeout: 60_000 
 // WAL with synchronous=NORMAL: a commit is in the WAL file (the OS's page cache) before the 201 is sent, so the death
 // of the process loses nothing; only a power loss or OS crash may lose the last commits (see the README).
 describe.each(engines)('kill -9 of the server process on %s', { timeout: 60_000 }, (engine) => {
-  const storeEnv = childLocation(engine);
+  const storeEnv = childLocation(engine).env;
 
   it('keeps every acknowledged createProduct across kill -9 right after the 201s', async () => {
     const first = await spawnServer(storeEnv);
-    const shop = await shopOn(first, 'Loja Abrupta');
+    const shop = await tenantOn(first, 'Loja Abrupta');
     const products = productsOf(first, shop);
     const acknowledged: components['schemas']['Product'][] = [];
     let killed = false;
@@ -194,7 +155,7 @@ describe.each(engines)('kill -9 of the server process on %s', { timeout: 60_000 
 
   it('never leaves an Idempotency-Key of createProduct stuck after kill -9 under concurrent creates: each retry is 201 or the replay', async () => {
     const first = await spawnServer(storeEnv);
-    const shop = await shopOn(first, 'Loja Abatida');
+    const shop = await tenantOn(first, 'Loja Abatida');
     const total = 40;
     const bodyOf = (index: number) => product({ name: `Produto Abatido ${index}`, type: 'DIGITAL', price: 10 + index });
     const create = (child: Child, index: number) => productsOf(child, shop).create(`abatido-${index}`, bodyOf(index));

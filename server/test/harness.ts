@@ -6,7 +6,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import createClient from 'openapi-fetch';
 import pino, { type Logger } from 'pino';
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
 import { createApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -50,6 +50,21 @@ export function newLocation(engine: Engine): TestServer['location'] {
       ? { databaseUrl: TEST_DATABASE_URL, databaseSchema: `t_${randomBytes(6).toString('hex')}` }
       : {}),
   };
+}
+
+/**
+ * A new location for server processes (`child-server.ts`) to share, removed after the suite: their environment
+ * (DATA_DIR, and on postgres DATABASE_URL and DATABASE_SCHEMA) and the same place as a store location.
+ */
+export function childLocation(engine: Engine): { env: Record<string, string>; location: TestServer['location'] } {
+  const location = newLocation(engine);
+  afterAll(() => discard(openStore(location), location));
+  const { dataDir, databaseUrl, databaseSchema } = location;
+  const env: Record<string, string> =
+    databaseUrl && databaseSchema
+      ? { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: databaseSchema }
+      : { DATA_DIR: dataDir };
+  return { env, location };
 }
 
 /** Closes a store and deletes the data of its location (its schema on postgres, its DATA_DIR). */

@@ -1,16 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { sql } from 'kysely';
-import createClient from 'openapi-fetch';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { paths } from '../../generated/openapi.ts';
-import { openStore } from '../src/db/database.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { envelopeOf } from './catalog.ts';
-import { CHILD_ADMIN_TOKEN, type Child, spawnServer } from './child-server.ts';
-import type { Api } from './fixture.ts';
-import { engines, TEST_DATABASE_URL } from './harness.ts';
+import { adminAt, type Child, clientAt, spawnServer, tenantOn } from './child-server.ts';
+import { childLocation, engines } from './harness.ts';
 
 const keyRequired = envelopeOf({ AUTH_API_KEY_REQUIRED: 'Chave de API ausente, inválida, expirada ou revogada.' })(
   401,
@@ -29,38 +20,21 @@ describe.runIf(engines.includes('postgres'))(
   'revokeApiKey across instances on one PostgreSQL',
   { timeout: 60_000 },
   () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-revoke-'));
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const env = { DATA_DIR: dataDir, DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
-
-    afterAll(async () => {
-      const store = openStore({ dataDir, databaseUrl: TEST_DATABASE_URL });
-      await sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).execute(store.db);
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    const { env } = childLocation('postgres');
 
     it('a key revoked through one instance is refused by another that has just verified it, within 1.5 s', async () => {
       const instances = [await spawnServer(env), await spawnServer(env)];
       try {
         const [first, second] = instances as [Child, Child];
-        const admin = createClient<paths>({
-          baseUrl: first.baseUrl,
-          headers: { authorization: `Bearer ${CHILD_ADMIN_TOKEN}` },
-        });
-        const store = await admin.POST('/admin/stores', { body: { name: 'Loja Revogada', currency: 'BRL' } });
-        const storeId = store.data?.data.store.id ?? '';
-        const key = await admin.POST('/admin/api-keys', { body: { storeIds: [storeId] } });
-        const onSecond = createClient({
-          baseUrl: second.baseUrl,
-          headers: { authorization: `Bearer ${key.data?.data.apiKey.key}`, 'x-store-id': storeId },
-        }) as Api;
+        const tenant = await tenantOn(first, 'Loja Revogada');
+        const onSecond = clientAt(second, tenant.headers);
         const listProducts = () => onSecond.GET('/api/v1/products');
         // The second instance verifies the key and remembers it.
         expect((await listProducts()).response.status).toBe(200);
 
+        const admin = adminAt(first);
         const revoked = await admin.DELETE('/admin/api-keys/{apiKeyId}', {
-          params: { path: { apiKeyId: key.data?.data.apiKey.id ?? '' } },
+          params: { path: { apiKeyId: tenant.apiKeyId } },
         });
         expect(revoked.response.status).toBe(204);
         await vi.waitFor(async () => expect((await listProducts()).response.status).toBe(401), {
