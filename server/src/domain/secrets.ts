@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'sf_live_';
 export const CHECKOUT_KEY_PREFIX = 'sf_checkout_';
@@ -17,7 +17,8 @@ export function newWebhookSecret(): string {
 
 /** Keys are stored only as this hash; the secret itself is shown once, at creation. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // One call, no Hash object: every authenticated request hashes its key.
+  return hash('sha256', secret, 'hex');
 }
 
 export function sameSecret(given: string, expected: string): boolean {

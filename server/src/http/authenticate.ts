@@ -58,8 +58,9 @@ export function authenticate({ credentials, rateLimiter, adminToken, failedAuth 
     const match = API_KEY.exec(req.get('authorization') ?? '');
     if (!match?.[1]) throw keyRequired();
     const key = await credentials.findApiKeyByHash(hashSecret(match[1]));
-    const now = new Date().toISOString();
-    if (!key || key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt <= now)) throw keyRequired();
+    if (!key || key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt <= new Date().toISOString())) {
+      throw keyRequired();
+    }
     await applyRateLimit(rateLimiter, `key:${key.id}`, res);
     const storeId = req.get('x-store-id') ?? '';
     if (!UUID.test(storeId)) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ApiError } from '../errors.ts';
 import type { IdempotencyRepository } from './idempotency-store.ts';
 
@@ -21,7 +21,7 @@ function canonical(value: unknown): string {
 }
 
 export function requestHash(operationId: string, body: unknown): string {
-  return createHash('sha256').update(operationId).update('\n').update(canonical(body)).digest('hex');
+  return hash('sha256', `${operationId}\n${canonical(body)}`, 'hex');
 }
 
 /**
