@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
-import { UNKNOWN } from '../../../test/catalog.ts';
+import { envelopeOf, UNKNOWN } from '../../../test/catalog.ts';
 import { clientOf, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { openStore } from '../../db/database.ts';
 
@@ -72,5 +72,55 @@ describeEngines('credentials', () => {
         details: [{ location: 'body', path: 'storeIds.0', reason: expect.any(String) }],
       },
     });
+  });
+
+  test('revokeApiKey: 204 with no body, the key answers 401 from its next request on, and a second revoke is 404', async ({
+    admin,
+    api,
+    tenant,
+  }) => {
+    expect((await api.GET('/api/v1/products')).response.status).toBe(200);
+    const revoke = () =>
+      admin.DELETE('/admin/api-keys/{apiKeyId}', { params: { path: { apiKeyId: tenant.apiKeyId } } });
+    const revoked = await revoke();
+    expect(revoked.response.status).toBe(204);
+    expect(revoked.data).toBeUndefined();
+    const refused = await api.GET('/api/v1/products');
+    expect(refused.response.status).toBe(401);
+    expect(refused.error).toEqual(
+      envelopeOf({ AUTH_API_KEY_REQUIRED: 'Chave de API ausente, inválida, expirada ou revogada.' })(
+        401,
+        'AUTH_API_KEY_REQUIRED',
+      ),
+    );
+    const again = await revoke();
+    expect(again.response.status).toBe(404);
+    expect(again.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
+  });
+
+  test('createCheckoutKey shows a key once, in the documented form, for the store; an unknown store is 404', async ({
+    admin,
+    tenant,
+  }) => {
+    const created = await admin.POST('/admin/stores/{storeId}/checkout-keys', {
+      params: { path: { storeId: tenant.storeId } },
+    });
+    expect(created.response.status).toBe(201);
+    expect(created.data).toEqual({
+      success: true,
+      data: {
+        checkoutKey: {
+          id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+          storeId: tenant.storeId,
+          createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+          key: expect.stringMatching(/^sf_checkout_[A-Za-z0-9_-]{43}$/),
+        },
+      },
+    });
+    const unknown = await admin.POST('/admin/stores/{storeId}/checkout-keys', {
+      params: { path: { storeId: UNKNOWN } },
+    });
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
   });
 });

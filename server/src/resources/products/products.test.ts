@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { ProductCreate } from '../../../test/records.ts';
+import { expectInvalid } from '../../../test/store-scoped.ts';
 
 const physical = withoutDefaults<ProductCreate>({
   name: 'Camiseta Básica Algodão',
@@ -19,7 +20,7 @@ const images = ['https://cdn.example.com/a.jpg', 'https://cdn.example.com/b.jpg'
 const logistics = { height: 4, width: 25, length: 30, weight: 0.25 };
 
 describeEngines('products', () => {
-  test('createProduct (201) derives the slug and defaults; getProductById reads it back with variants; listProducts has it', async ({
+  test('createProduct (201) derives the slug and defaults; createVariant adds one at the product price; getProductById reads it back with variants; listProducts has it', async ({
     api,
     admin,
     tenant,
@@ -79,6 +80,37 @@ describeEngines('products', () => {
     });
     const list = await api.GET('/api/v1/products', { params: { query: { limit: 100 } } });
     expect(list.data?.data.products).toEqual([product]);
+  });
+
+  test('createVariant answers the whole variant, refuses an empty title (400) and an unknown product (404)', async ({
+    api,
+    admin,
+  }) => {
+    const productId = (await api.POST('/api/v1/products', { body: physical })).data?.data.product.id ?? UNKNOWN;
+    const created = await admin.POST('/admin/products/{productId}/variants', {
+      params: { path: { productId } },
+      body: { title: 'Verde / G', price: 89.9, stock: 2, status: 'INACTIVE' },
+    });
+    expect(created.response.status).toBe(201);
+    expect(created.data).toEqual({
+      success: true,
+      data: {
+        variant: { id: expect.any(String), title: 'Verde / G', sku: null, price: 89.9, stock: 2, status: 'INACTIVE' },
+      },
+    });
+    expectInvalid(
+      await admin.POST('/admin/products/{productId}/variants', {
+        params: { path: { productId } },
+        body: { title: '' },
+      }),
+      'title',
+    );
+    const unknown = await admin.POST('/admin/products/{productId}/variants', {
+      params: { path: { productId: UNKNOWN } },
+      body: { title: 'Azul / P' },
+    });
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
   });
 
   test('createProduct keeps money exact: 19.9 stays 19.9, 0.01 stays 0.01', async ({ api }) => {
