@@ -106,16 +106,13 @@ describeEngines('credentials', () => {
       params: { path: { storeId: tenant.storeId } },
     });
     expect(created.response.status).toBe(201);
-    expect(created.data).toEqual({
-      success: true,
-      data: {
-        checkoutKey: {
-          id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
-          storeId: tenant.storeId,
-          createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
-          key: expect.stringMatching(/^sf_checkout_[A-Za-z0-9_-]{43}$/),
-        },
-      },
+    const checkoutKey = created.data?.data.checkoutKey;
+    expect(created.data).toEqual({ success: true, data: { checkoutKey } });
+    expect(checkoutKey).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      storeId: tenant.storeId,
+      createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      key: expect.stringMatching(/^sf_checkout_[A-Za-z0-9_-]{43}$/),
     });
     const unknown = await admin.POST('/admin/stores/{storeId}/checkout-keys', {
       params: { path: { storeId: UNKNOWN } },

@@ -14,21 +14,18 @@ describeEngines('stores', () => {
   }) => {
     const created = await admin.POST('/admin/stores', { body: malformed({ name: 'Loja Centro' }) });
     expect(created.response.status).toBe(201);
-    expect(created.data).toEqual({
-      success: true,
-      data: {
-        store: {
-          id: expect.stringMatching(UUID),
-          name: 'Loja Centro',
-          currency: 'BRL',
-          createdAt: expect.stringMatching(TIMESTAMP),
-        },
-      },
+    const store = created.data?.data.store;
+    expect(created.data).toEqual({ success: true, data: { store } });
+    expect(store).toEqual({
+      id: expect.stringMatching(UUID),
+      name: 'Loja Centro',
+      currency: 'BRL',
+      createdAt: expect.stringMatching(TIMESTAMP),
     });
     const dollars = await admin.POST('/admin/stores', { body: { name: 'Loja Miami', currency: 'USD' } });
     expect(dollars.data?.data.store).toMatchObject({ name: 'Loja Miami', currency: 'USD' });
 
-    const storeId = created.data?.data.store.id ?? '';
+    const storeId = store?.id ?? '';
     const key = await admin.POST('/admin/api-keys', { body: { storeIds: [storeId] } });
     const products = await clientWith({
       authorization: `Bearer ${key.data?.data.apiKey.key}`,
