@@ -7,9 +7,6 @@ import { ConfigError } from '../config.ts';
 import { dataDirError, ensureDataDir } from '../data-dir.ts';
 import type { Database } from '../resources/index.ts';
 import { type Listener, type ListenHandlers, listenOn } from './pg-listener.ts';
-
-export type { ListenHandlers };
-
 import { prepareStatements } from './pg-prepared-statements.ts';
 import { adaptNodeSqlite } from './sqlite-adapter.ts';
 import { startCheckpointer } from './sqlite-checkpointer.ts';

@@ -1,4 +1,4 @@
-import type { ListenHandlers } from '../../db/database.ts';
+import type { ListenHandlers } from '../../db/pg-listener.ts';
 
 /** The NOTIFY channel on which an instance announces a revoked API key (its id) to the others sharing PostgreSQL. */
 export const API_KEY_REVOKED_CHANNEL = 'storefront_api_key_revoked';
