@@ -6,6 +6,10 @@ type ProductCreate = components['schemas']['ProductCreate'];
 
 /** A well-formed id no record has. */
 export const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+/** A lowercase UUID, as the server writes every id. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A timestamp as the server writes it: ISO 8601 UTC with milliseconds. */
+export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** A DIGITAL product of the client's store (price 10 unless given); fails the test when not created. */
 export async function newProduct(api: Api, name: string, fields: Partial<ProductCreate> = {}) {

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { components } from '../../generated/openapi.ts';
 import type { Engine } from '../src/db/database.ts';
 import type { Handlers } from '../src/resources/operation.ts';
-import { envelopeOf, UNKNOWN } from './catalog.ts';
+import { envelopeOf, UNKNOWN, UUID } from './catalog.ts';
 import { type Api, clientOf, describeEngines, malformed, test, withoutDefaults } from './fixture.ts';
 import { createTenant, rawRequest, type StartOptions, startServer } from './harness.ts';
 
@@ -17,7 +17,6 @@ const MESSAGE = {
 
 /** The whole section 7 envelope: status, code, meta.status, the Portuguese message, nothing else. */
 const envelope = envelopeOf(MESSAGE);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const product = withoutDefaults<components['schemas']['ProductCreate']>({
   name: 'Caneca Esmaltada',
   type: 'DIGITAL',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
-import { envelopeOf, UNKNOWN } from '../../../test/catalog.ts';
+import { envelopeOf, TIMESTAMP, UNKNOWN } from '../../../test/catalog.ts';
 import { clientOf, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { openStore } from '../../db/database.ts';
 
@@ -111,7 +111,7 @@ describeEngines('credentials', () => {
     expect(checkoutKey).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       storeId: tenant.storeId,
-      createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      createdAt: expect.stringMatching(TIMESTAMP),
       key: expect.stringMatching(/^sf_checkout_[A-Za-z0-9_-]{43}$/),
     });
     const unknown = await admin.POST('/admin/stores/{storeId}/checkout-keys', {

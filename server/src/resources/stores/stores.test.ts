@@ -1,11 +1,9 @@
 import createClient from 'openapi-fetch';
 import { expect } from 'vitest';
 import type { paths } from '../../../../generated/openapi.ts';
+import { TIMESTAMP, UUID } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { expectInvalid } from '../../../test/store-scoped.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describeEngines('stores', () => {
   test('createStore answers the whole store (BRL unless a currency is given), and a key for it works at once', async ({
