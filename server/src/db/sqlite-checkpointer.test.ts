@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newLocation } from '../../test/harness.ts';
 import { createRepositories } from '../resources/index.ts';
 import { openStore, SQLITE_FILE, type Store } from './database.ts';
 import { migrate } from './migrate.ts';
@@ -53,8 +52,7 @@ async function openMigrated(dataDir: string): Promise<Store> {
 
 describe('the embedded store checkpoints its WAL on a thread of its own', () => {
   it('a committed write reaches the database file itself within a few checkpoint intervals', async () => {
-    const { dataDir } = newLocation('sqlite');
-    dirs.push(dataDir);
+    const dataDir = newDir();
     const store = await openMigrated(dataDir);
     try {
       await addStore(store, 'Loja Norte');
@@ -71,8 +69,7 @@ describe('the embedded store checkpoints its WAL on a thread of its own', () => 
   });
 
   it('closing the store stops the thread: the last connection leaves no WAL behind and the store opens again', async () => {
-    const { dataDir } = newLocation('sqlite');
-    dirs.push(dataDir);
+    const dataDir = newDir();
     const first = await openMigrated(dataDir);
     await addStore(first, 'Loja Sul');
     await first.close();
