@@ -4,6 +4,7 @@ import { DuplicateRecord } from '../domain/duplicate-record.ts';
 import type { Database } from '../resources/index.ts';
 import { type ColumnCodec, flag } from './column-codecs.ts';
 import { compiledOnce, insertRow } from './compiled-once.ts';
+import { FILTER_ONLY_EQUALS } from './filter-only-equals.ts';
 import { isUniqueViolation } from './unique-violation.ts';
 
 export type Pagination = components['schemas']['Pagination'];
@@ -33,13 +34,13 @@ type Named<Names extends readonly (string | undefined)[], Records> = {
   [Index in keyof Crud & keyof Names as Names[Index] & string]: Records[Crud[Index] & keyof Records];
 };
 
-/** `SELECT * FROM <table> WHERE store_id = ? AND id = ?`, compiled once per table and dialect. */
+/** `SELECT * FROM <table> WHERE store_id IS NOT DISTINCT FROM ? AND id = ?`, compiled once per table and dialect. */
 const findStatements = new Map<string, ReturnType<typeof compiledOnce<AnyStoreTables, AnyStoreRow>>>();
 function findStatement(table: string) {
   let statement = findStatements.get(table);
   if (!statement) {
     statement = compiledOnce<AnyStoreTables, AnyStoreRow>((db) =>
-      db.selectFrom(table).selectAll().where('store_id', '=', '').where('id', '=', ''),
+      db.selectFrom(table).selectAll().where('store_id', FILTER_ONLY_EQUALS, '').where('id', '=', ''),
     );
     findStatements.set(table, statement);
   }
@@ -250,14 +251,19 @@ function storeRecords<Stored>(
     async replace(stored: Stored): Promise<void> {
       const { id, store_id, created_at: _created, ...changes } = encode(stored);
       await refusingDuplicates(
-        rows.updateTable(table).set(changes).where('store_id', '=', store_id).where('id', '=', id).execute(),
+        rows
+          .updateTable(table)
+          .set(changes)
+          .where('store_id', FILTER_ONLY_EQUALS, store_id)
+          .where('id', '=', id)
+          .execute(),
       );
     },
 
     async delete(storeId: string, id: string): Promise<boolean> {
       const result = await rows
         .deleteFrom(table)
-        .where('store_id', '=', storeId)
+        .where('store_id', FILTER_ONLY_EQUALS, storeId)
         .where('id', '=', id)
         .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;

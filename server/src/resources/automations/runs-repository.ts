@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../../db/database.ts';
+import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
 import type { Database } from '../index.ts';
 import type { Step } from './repository.ts';
@@ -108,7 +109,7 @@ function runLog(db: Kysely<Database>) {
       const row = await db
         .selectFrom('automation_runs')
         .selectAll()
-        .where('store_id', '=', storeId)
+        .where('store_id', FILTER_ONLY_EQUALS, storeId)
         .where('id', '=', id)
         .executeTakeFirst();
       return row && toRun(row);

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { components } from '../../../../generated/openapi.ts';
+import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
 import { containsPattern, type PageRequest, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
@@ -38,7 +39,7 @@ function categoryRecords(db: Kysely<Database>) {
             .whereRef('category_products.category_id', '=', 'categories.id')
             .as('product_count'),
         )
-        .where('categories.store_id', '=', storeId)
+        .where('categories.store_id', FILTER_ONLY_EQUALS, storeId)
         .where('categories.id', '=', id)
         .executeTakeFirst();
       if (!row) return undefined;
@@ -71,7 +72,7 @@ function categoryRecords(db: Kysely<Database>) {
       const rows = await db
         .selectFrom('categories')
         .select('id')
-        .where('store_id', '=', storeId)
+        .where('store_id', FILTER_ONLY_EQUALS, storeId)
         .where('id', 'in', [...ids])
         .execute();
       return new Set(rows.map((row) => row.id));

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { json, money, nullableMoney } from '../../db/column-codecs.ts';
+import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
 import { type StoredOf, storeTable } from '../../db/store-table.ts';
 import { type CustomerRecord, upsertCustomer } from '../customers/repository.ts';
@@ -165,7 +166,7 @@ export function ordersRepository(db: Kysely<Database>) {
       const result = await db
         .updateTable('orders')
         .set({ status: change.to, notes: change.notes, updated_at: change.updatedAt })
-        .where('store_id', '=', storeId)
+        .where('store_id', FILTER_ONLY_EQUALS, storeId)
         .where('id', '=', id)
         .where('status', '=', change.from)
         .executeTakeFirst();

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, money } from '../../db/column-codecs.ts';
+import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
 import { type StoredOf, storeTable } from '../../db/store-table.ts';
 import { DuplicateRecord } from '../../domain/duplicate-record.ts';
@@ -48,7 +49,7 @@ async function appendOnce(
     const order = await trx
       .updateTable('orders')
       .set({ updated_at: draft.createdAt })
-      .where('store_id', '=', storeId)
+      .where('store_id', FILTER_ONLY_EQUALS, storeId)
       .where('id', '=', orderId)
       .returning('tracking_code')
       .executeTakeFirst();
@@ -81,7 +82,7 @@ async function appendOnce(
         tracking_updated_at: tracking.updatedAt,
         updated_at: draft.createdAt,
       })
-      .where('store_id', '=', storeId)
+      .where('store_id', FILTER_ONLY_EQUALS, storeId)
       .where('id', '=', orderId)
       .execute();
     return eventOf(stored);

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, json, money, nullableJson, nullableMoney } from '../../db/column-codecs.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
+import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { containsPattern, type PageRequest, type StoredOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
@@ -47,7 +48,7 @@ const productWithVariants = compiledOnce((db: Kysely<Database>) =>
       'variant.stock as variant_stock',
       'variant.status as variant_status',
     ])
-    .where('products.store_id', '=', '')
+    .where('products.store_id', FILTER_ONLY_EQUALS, '')
     .where('products.id', '=', '')
     .orderBy('variant.created_at')
     .orderBy('variant.id'),
@@ -141,7 +142,7 @@ export function productsRepository(db: Kysely<Database>) {
       const rows = await db
         .selectFrom('products')
         .select('id')
-        .where('store_id', '=', storeId)
+        .where('store_id', FILTER_ONLY_EQUALS, storeId)
         .where('id', 'in', [...ids])
         .execute();
       return new Set(rows.map((row) => row.id));

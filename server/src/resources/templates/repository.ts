@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
+import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
@@ -18,7 +19,7 @@ export function templatesRepository(db: Kysely<Database>) {
       const rows = await db
         .selectFrom('message_templates')
         .selectAll()
-        .where('store_id', '=', storeId)
+        .where('store_id', FILTER_ONLY_EQUALS, storeId)
         .where('id', 'in', [...new Set(ids)])
         .execute();
       return new Map(rows.map((row) => [row.id, templates.decode(row)]));

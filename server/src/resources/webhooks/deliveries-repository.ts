@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import type { Engine } from '../../db/database.ts';
+import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
 import { type PageRequest, pageOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
@@ -102,8 +103,8 @@ function deliveryLog(db: Kysely<Database>) {
           max_attempts: eb('attempts', '+', 1),
           updated_at: at,
         }))
-        .where('store_id', '=', storeId)
-        .where('webhook_id', '=', webhookId)
+        .where('store_id', FILTER_ONLY_EQUALS, storeId)
+        .where('webhook_id', FILTER_ONLY_EQUALS, webhookId)
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();

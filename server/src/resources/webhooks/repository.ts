@@ -3,6 +3,7 @@ import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, json, nullableJson } from '../../db/column-codecs.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Engine } from '../../db/database.ts';
+import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
 import { type PageRequest, pageOf, readWindow, type StoredOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
@@ -88,7 +89,7 @@ function webhookWrites(db: Kysely<Database>, engine: Engine) {
       inTransaction(db, async (trx) => {
         const deleted = await trx
           .deleteFrom('webhooks')
-          .where('store_id', '=', storeId)
+          .where('store_id', FILTER_ONLY_EQUALS, storeId)
           .where('id', '=', id)
           .returning('active')
           .executeTakeFirst();
