@@ -196,16 +196,24 @@ function rowCodec<R, Stored>(codec: object, keep: ReadonlySet<string>) {
   const columnCodecs = codec as Record<string, ColumnCodec<unknown, unknown> | undefined>;
   // By the row's column list: a table is read with `select *`, so there is one, or a few.
   const decoders = new Map<string, Decoder>();
+  const decoderOf = (row: R): Decoder => {
+    const columns = Object.keys(row as object);
+    const shape = columns.join();
+    let decoder = decoders.get(shape);
+    if (decoder === undefined) {
+      decoder = compileDecoder(columns, columnCodecs, keep);
+      decoders.set(shape, decoder);
+    }
+    return decoder;
+  };
   return {
-    decode(row: R): Stored {
-      const columns = Object.keys(row as object);
-      const shape = columns.join();
-      let decoder = decoders.get(shape);
-      if (decoder === undefined) {
-        decoder = compileDecoder(columns, columnCodecs, keep);
-        decoders.set(shape, decoder);
-      }
-      return decoder(row as Record<string, unknown>) as Stored;
+    decode: (row: R): Stored => decoderOf(row)(row as Record<string, unknown>) as Stored,
+    /** The rows of one result, which all have its columns: the decoder is looked up once, not per row. */
+    decodeAll(rows: readonly R[]): Stored[] {
+      const [first] = rows;
+      if (first === undefined) return [];
+      const decoder = decoderOf(first);
+      return rows.map((row) => decoder(row as Record<string, unknown>) as Stored);
     },
     encode(stored: Stored): AnyStoreRow {
       const row: Record<string, unknown> = {};
@@ -287,7 +295,7 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
   const rows = db as unknown as Kysely<AnyStoreTables>;
   const name: string = table;
 
-  const { decode, encode } = rowCodec<Row<T>, Stored>(codec, new Set<string>(options.snakeCaseFields ?? []));
+  const { decode, decodeAll, encode } = rowCodec<Row<T>, Stored>(codec, new Set<string>(options.snakeCaseFields ?? []));
   const records = storeRecords<Stored>(rows, table, {
     encode,
     decode: (row) => decode(row as Row<T>),
@@ -305,11 +313,12 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
     const scoped = rows.selectFrom(name).where('store_id', '=', storeId);
     const query = filter(scoped as unknown as SelectQueryBuilder<Database, T, object>);
     const { rows: found, pagination } = await newestFirstPage(query, request, order);
-    return { records: found.map(decode), pagination };
+    return { records: decodeAll(found), pagination };
   }
 
   return {
     decode,
+    decodeAll,
     ...records,
     page,
 

@@ -211,13 +211,12 @@ function webhookReads(db: Kysely<Database>) {
         events.length === 0
           ? unfilteredIds(db, storeId, filters.active, window)
           : subscribedIds(subscribed(db, storeId, events, filters.active), window);
-      return { webhooks: (await rowsOf(db, ids, window.newestFirst)).map(webhooks.decode), pagination };
+      return { webhooks: webhooks.decodeAll(await rowsOf(db, ids, window.newestFirst)), pagination };
     },
 
     /** The store's active webhooks subscribed to `event` (who an event is delivered to). */
     async subscribers(storeId: string, event: string): Promise<WebhookRecord[]> {
-      const rows = await subscribersOf(db, [storeId, event, 1]);
-      return rows.map(webhooks.decode);
+      return webhooks.decodeAll(await subscribersOf(db, [storeId, event, 1]));
     },
   };
 }
