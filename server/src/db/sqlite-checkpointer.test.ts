@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -81,6 +81,35 @@ describe('the embedded store checkpoints its WAL on a thread of its own', () => 
     } finally {
       await second.close();
     }
+  });
+
+  it('keeps the WAL bounded while writes never pause: they start it over instead of growing it', async () => {
+    const file = path.join(newDir(), SQLITE_FILE);
+    // As the store's own connection: waits out the moment the thread holds writes back.
+    const database = new DatabaseSync(file, { timeout: 5_000 });
+    database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE rows (value TEXT)');
+    const restartAfterFrames = 256;
+    const checkpointer = startCheckpointer(database, file, { restartAfterFrames });
+    const insert = database.prepare('INSERT INTO rows (value) VALUES (?)');
+    let commits = 0;
+    let largestWal = 0;
+    try {
+      // Each commit writes at least one page to the WAL; the event loop turns between them, as between requests.
+      for (const until = Date.now() + CHECKPOINT_INTERVAL_MS * 6; Date.now() < until; commits += 1) {
+        insert.run(randomUUID());
+        if (commits % 10 === 0) {
+          largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+    } finally {
+      await checkpointer.stop();
+      database.close();
+    }
+    const pageBytes = 4096;
+    expect(commits).toBeGreaterThan(restartAfterFrames * 8);
+    // Without the restart the WAL holds a page for every commit.
+    expect(largestWal).toBeLessThan((commits * pageBytes) / 3);
   });
 
   it('when the thread cannot run, the request connection checkpoints itself again at SQLite’s threshold', async () => {
