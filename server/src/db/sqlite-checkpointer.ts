@@ -3,8 +3,8 @@ import { Worker } from 'node:worker_threads';
 
 /** How often committed WAL frames reach the database file and are synced: the most a power cut can lose. */
 export const CHECKPOINT_INTERVAL_MS = 200;
-/** WAL frames (of a page each) past which the checkpointer makes the next write start the WAL over (64 MiB). */
-export const RESTART_AFTER_FRAMES = 16_384;
+/** WAL frames (of a page each) past which the checkpointer makes the next write start the WAL over (256 MiB). */
+export const RESTART_AFTER_FRAMES = 65_536;
 /** SQLite's own threshold (pages in the WAL), run on the request thread: the fallback if the checkpointer stops. */
 const AUTOCHECKPOINT_PAGES = 1000;
 
