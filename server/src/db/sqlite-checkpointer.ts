@@ -24,10 +24,10 @@ export interface Checkpointer {
 export function startCheckpointer(
   database: DatabaseSync,
   file: string,
-  { restartAfterFrames = RESTART_AFTER_FRAMES } = {},
+  { intervalMs = CHECKPOINT_INTERVAL_MS, restartAfterFrames = RESTART_AFTER_FRAMES } = {},
 ): Checkpointer {
   const worker = new Worker(new URL('./sqlite-checkpoint-thread.ts', import.meta.url), {
-    workerData: { file, intervalMs: CHECKPOINT_INTERVAL_MS, restartAfterFrames },
+    workerData: { file, intervalMs, restartAfterFrames },
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   database.exec('PRAGMA wal_autocheckpoint = 0');
