@@ -38,7 +38,7 @@ export function automationsRepository(db: Kysely<Database>) {
         .orderBy('created_at')
         .orderBy('id')
         .execute();
-      return rows.map(automations.decode);
+      return automations.decodeAll(rows);
     },
   };
 }

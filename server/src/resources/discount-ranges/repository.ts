@@ -106,7 +106,9 @@ export function discountRangesRepository(db: Kysely<Database>) {
         .offset(offset)
         .execute();
       const tiers = await tiersOf(rows.map((row) => row.id));
-      const records = rows.map((row) => ({ ...ranges(db).decode(row), tiers: tiers.get(row.id) ?? [] }));
+      const records = ranges(db)
+        .decodeAll(rows)
+        .map((range) => ({ ...range, tiers: tiers.get(range.id) ?? [] }));
       return { records, pagination };
     },
   };

@@ -22,7 +22,7 @@ export function templatesRepository(db: Kysely<Database>) {
         .where('store_id', FILTER_ONLY_EQUALS, storeId)
         .where('id', 'in', [...new Set(ids)])
         .execute();
-      return new Map(rows.map((row) => [row.id, templates.decode(row)]));
+      return new Map(templates.decodeAll(rows).map((template) => [template.id, template]));
     },
   };
 }
