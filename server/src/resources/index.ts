@@ -9,6 +9,7 @@ import { automationHandlers } from './automations/handlers.ts';
 import { automationsRepository } from './automations/repository.ts';
 import { automationRunsRepository } from './automations/runs-repository.ts';
 import type { AutomationTables } from './automations/table.ts';
+import { builtOnFirstUse } from './built-on-first-use.ts';
 import { categoryHandlers } from './categories/handlers.ts';
 import { categoriesRepository } from './categories/repository.ts';
 import type { CategoryTables } from './categories/table.ts';
@@ -105,40 +106,49 @@ export interface Database
  */
 const REMEMBER_KEYS_MS: Record<Engine, number> = { sqlite: 60_000, postgres: 5_000 };
 
-/**
- * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
- * and its idempotent reply can be written together). Only repositories touch the database.
- */
-export function createRepositories(db: Kysely<Database>, engine: Engine) {
-  return {
-    idempotency: idempotencyRepository(db, engine),
-    products: productsRepository(db),
-    categories: categoriesRepository(db),
-    metatags: metatagsRepository(db),
-    orderBumps: orderBumpsRepository(db),
-    upsells: upsellsRepository(db),
-    gifts: giftsRepository(db),
-    kits: kitsRepository(db),
-    paymentDiscounts: paymentDiscountsRepository(db),
-    coupons: couponsRepository(db),
-    discountRanges: discountRangesRepository(db),
-    templates: templatesRepository(db),
-    customers: customersRepository(db),
-    orders: ordersRepository(db),
-    trackingEvents: trackingEventsRepository(db),
-    leads: leadsRepository(db),
-    abandonedCarts: abandonedCartsRepository(db),
-    paymentLinks: paymentLinksRepository(db),
-    stores: storesRepository(db),
-    credentials: credentialsRepository(db, {
+interface Handle {
+  db: Kysely<Database>;
+  engine: Engine;
+}
+
+const repositoriesOn = builtOnFirstUse({
+  idempotency: ({ db, engine }: Handle) => idempotencyRepository(db, engine),
+  products: ({ db }: Handle) => productsRepository(db),
+  categories: ({ db }: Handle) => categoriesRepository(db),
+  metatags: ({ db }: Handle) => metatagsRepository(db),
+  orderBumps: ({ db }: Handle) => orderBumpsRepository(db),
+  upsells: ({ db }: Handle) => upsellsRepository(db),
+  gifts: ({ db }: Handle) => giftsRepository(db),
+  kits: ({ db }: Handle) => kitsRepository(db),
+  paymentDiscounts: ({ db }: Handle) => paymentDiscountsRepository(db),
+  coupons: ({ db }: Handle) => couponsRepository(db),
+  discountRanges: ({ db }: Handle) => discountRangesRepository(db),
+  templates: ({ db }: Handle) => templatesRepository(db),
+  customers: ({ db }: Handle) => customersRepository(db),
+  orders: ({ db }: Handle) => ordersRepository(db),
+  trackingEvents: ({ db }: Handle) => trackingEventsRepository(db),
+  leads: ({ db }: Handle) => leadsRepository(db),
+  abandonedCarts: ({ db }: Handle) => abandonedCartsRepository(db),
+  paymentLinks: ({ db }: Handle) => paymentLinksRepository(db),
+  stores: ({ db }: Handle) => storesRepository(db),
+  credentials: ({ db, engine }: Handle) =>
+    credentialsRepository(db, {
       rememberKeysMs: REMEMBER_KEYS_MS[engine],
       announceRevokes: engine === 'postgres',
     }),
-    webhooks: webhooksRepository(db, engine),
-    webhookDeliveries: webhookDeliveriesRepository(db, engine),
-    automations: automationsRepository(db),
-    automationRuns: automationRunsRepository(db, engine),
-  };
+  webhooks: ({ db, engine }: Handle) => webhooksRepository(db, engine),
+  webhookDeliveries: ({ db, engine }: Handle) => webhookDeliveriesRepository(db, engine),
+  automations: ({ db }: Handle) => automationsRepository(db),
+  automationRuns: ({ db, engine }: Handle) => automationRunsRepository(db, engine),
+});
+
+/**
+ * One repository per resource, all on the given handle: the pool, or a transaction (so that a change, its events
+ * and its idempotent reply can be written together). Only repositories touch the database. Each is built the
+ * first time it is used.
+ */
+export function createRepositories(db: Kysely<Database>, engine: Engine) {
+  return repositoriesOn({ db, engine });
 }
 
 export type Repositories = ReturnType<typeof createRepositories>;
