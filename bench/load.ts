@@ -22,6 +22,20 @@ export interface Measurement {
   bytesPerResponse: number;
   /** Resident memory of the target right after the window, in bytes. */
   rss: number;
+  /**
+   * CPU time the target (with its children) used per request of the window, in microseconds: what a request
+   * costs, which unlike req/s does not depend on how much of the machine the load generator takes.
+   */
+  cpuPerRequest: number;
+  /** The same for the database the target uses, when it is measured (server-postgres on a local PostgreSQL). */
+  databaseCpuPerRequest?: number;
+}
+
+/** What `measure` reads of the target: its memory after the window, and CPU time before and after it. */
+export interface Probes {
+  rss(): number;
+  cpu(): number;
+  databaseCpu?: (() => number) | undefined;
 }
 
 export interface LoadOptions {
@@ -71,16 +85,27 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
-/** Warm-up then the measured window; `rss` is read once the window ends. */
+/** CPU microseconds per request of `probe` over the window, from its readings before and after. */
+function perRequest(before: number | undefined, after: number | undefined, requests: number): number | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  return requests > 0 ? (after - before) / requests : 0;
+}
+
+/** Warm-up then the measured window; CPU time is read around the window, memory once it ends. */
 export async function measure(
   options: LoadOptions,
   labels: { target: string; workload: string; kind: string },
-  rss: () => number,
+  probes: Probes,
 ): Promise<Measurement> {
   const { url, requests, connections } = options;
   const warmup = (await fire(url, requests, connections, { duration: options.warmupSeconds })).result;
+  const cpuBefore = probes.cpu();
+  const databaseBefore = probes.databaseCpu?.();
   const { result, latencies } = await fire(url, requests, connections, { duration: options.seconds });
+  const cpuAfter = probes.cpu();
+  const databaseAfter = probes.databaseCpu?.();
   const total = result.requests.total;
+  const databaseCpuPerRequest = perRequest(databaseBefore, databaseAfter, total);
   const sorted = latencies.sort((a, b) => a - b);
   return {
     ...labels,
@@ -92,7 +117,9 @@ export async function measure(
     errors: failures(warmup) + failures(result) + (total === 0 ? connections : 0),
     statusCodes: statusCodes(warmup, result),
     bytesPerResponse: total > 0 ? Math.round((result.throughput.total ?? 0) / total) : 0,
-    rss: rss(),
+    rss: probes.rss(),
+    cpuPerRequest: perRequest(cpuBefore, cpuAfter, total) ?? 0,
+    ...(databaseCpuPerRequest === undefined ? {} : { databaseCpuPerRequest }),
   };
 }
 

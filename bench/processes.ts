@@ -1,4 +1,4 @@
-// Child processes of the bench: start one, wait until it says it listens, read its memory, stop it.
+// Child processes of the bench: start one, wait until it says it listens, read its memory and CPU time, stop it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -96,11 +96,11 @@ export async function stopChild(child: Child, graceMs = 15_000): Promise<void> {
   clearTimeout(timer);
 }
 
-function parentOf(pid: number): number | undefined {
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces, so read after the last ')'). */
+function statOf(pid: number): string[] | undefined {
   try {
-    // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so read after the last ')'.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
@@ -115,30 +115,68 @@ function rssOf(pid: number): number {
   }
 }
 
-/**
- * Resident memory in bytes of a process and its descendants (the mock is a proxy with Prism as its child).
- * Linux only (/proc); elsewhere it is 0 and the report says so.
- */
-export function treeRss(rootPid: number): number {
-  let pids: number[];
+/** Linux's clock tick (USER_HZ), the unit of /proc's CPU times: 100 on every architecture Node runs on. */
+const MICROS_PER_TICK = 10_000;
+
+/** CPU time (user + system) a process has used, in microseconds; 0 once it is gone. */
+function cpuOf(pid: number): number {
+  const fields = statOf(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK : 0;
+}
+
+function processIds(): number[] {
   try {
-    pids = readdirSync('/proc')
+    return readdirSync('/proc')
       .filter((name) => /^\d+$/.test(name))
       .map(Number);
   } catch {
-    return 0;
+    return [];
   }
+}
+
+/** A process and its descendants (the mock is a proxy with Prism as its child). */
+function treeOf(rootPid: number): number[] {
   const children = new Map<number, number[]>();
-  for (const pid of pids) {
-    const parent = parentOf(pid);
-    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  for (const pid of processIds()) {
+    const parent = statOf(pid)?.[1];
+    if (parent !== undefined) children.set(Number(parent), [...(children.get(Number(parent)) ?? []), pid]);
   }
-  let total = 0;
+  const tree: number[] = [];
   const queue = [rootPid];
   while (queue.length > 0) {
     const pid = queue.pop() as number;
-    total += rssOf(pid);
+    tree.push(pid);
     queue.push(...(children.get(pid) ?? []));
   }
-  return total;
+  return tree;
+}
+
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
+/** Resident memory in bytes of a process and its descendants. Linux only (/proc); elsewhere it is 0. */
+export function treeRss(rootPid: number): number {
+  return sum(treeOf(rootPid).map(rssOf));
+}
+
+/** CPU time in microseconds used so far by a process and its descendants. Linux only (/proc); elsewhere 0. */
+export function treeCpu(rootPid: number): number {
+  return sum(treeOf(rootPid).map(cpuOf));
+}
+
+/**
+ * CPU time in microseconds used so far by every PostgreSQL process of this machine (its backends, WAL writer,
+ * checkpointer, autovacuum): what a PostgreSQL target makes the database spend. 0 when PostgreSQL runs elsewhere.
+ */
+export function postgresCpu(): number {
+  return sum(
+    processIds()
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+        } catch {
+          return false;
+        }
+      })
+      .map(cpuOf),
+  );
 }

@@ -130,7 +130,7 @@ try {
       seconds: Number(values.seconds),
     },
     { target: target.name, workload: workload.id, kind: workload.kind },
-    target.rss,
+    target,
   );
 } finally {
   await target.stop();

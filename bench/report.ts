@@ -197,6 +197,12 @@ export function machine(): Report['machine'] {
   };
 }
 
+/** CPU µs per request: the target's own, and its database's when measured (`412 µs + 199 db`). */
+function cpu(row: Measurement): string {
+  const own = `${Math.round(row.cpuPerRequest)} µs`;
+  return row.databaseCpuPerRequest === undefined ? own : `${own} + ${Math.round(row.databaseCpuPerRequest)} db`;
+}
+
 export function markdown(report: Report): string {
   const { machine: m, settings: s } = report;
   const lines = [
@@ -207,8 +213,8 @@ export function markdown(report: Report): string {
     `- ${report.generatedAt}, ${Math.round(report.durationSeconds)} s in all; list fixtures: ${s.webhookCounts.join(' and ')} webhooks, pages of 50`,
     "- Servers run as `npm start` runs them by default (no `NODE_ENV`, no `LOG_LEVEL`: see the README's configuration table for what that means for logging and response validation); `prism` is raw `prism mock openapi.yaml`, `mock` is `npm run mock`",
     '',
-    '| target | workload | conn | req/s | p50 | p99 | errors | RSS | ×raw | ×express | ×prism | bytes/resp |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| target | workload | conn | req/s | p50 | p99 | errors | RSS | CPU/req | ×raw | ×express | ×prism | bytes/resp |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...report.rows.map((r) =>
       [
         '',
@@ -220,6 +226,7 @@ export function markdown(report: Report): string {
         ms(r.p99),
         r.errors,
         mib(r.rss),
+        cpu(r),
         x(r.vsRaw),
         x(r.vsExpress),
         x(r.vsPrism),

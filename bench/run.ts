@@ -107,7 +107,7 @@ for (const name of names) {
             seconds: settings.seconds,
           },
           { target: name, workload: workload.id, kind: workload.kind },
-          target.rss,
+          target,
         );
         rows.push(row);
         console.error(

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ROOT } from './fixtures.ts';
-import { type Child, freePort, startChild, stopChild, treeRss } from './processes.ts';
+import { type Child, freePort, postgresCpu, startChild, stopChild, treeCpu, treeRss } from './processes.ts';
 import { type Seed, seedServer } from './seed.ts';
 
 export const TARGET_NAMES = [
@@ -36,6 +36,10 @@ export interface Target {
   coldStartMs: number;
   /** Resident memory of the target (with its children) in bytes. */
   rss(): number;
+  /** CPU time used so far by the target (with its children), in microseconds. */
+  cpu(): number;
+  /** CPU time used so far by the database the target uses (server-postgres: PostgreSQL's processes). */
+  databaseCpu?: () => number;
   stop(): Promise<void>;
 }
 
@@ -65,6 +69,9 @@ function target(name: TargetName, child: Child, url: string, seed: Seed, cleanup
     seed,
     coldStartMs: child.coldStartMs,
     rss: () => treeRss(pid),
+    cpu: () => treeCpu(pid),
+    // PostgreSQL's processes are visible only when it runs on this machine.
+    ...(name === 'server-postgres' && postgresCpu() > 0 ? { databaseCpu: postgresCpu } : {}),
     async stop() {
       await stopChild(child);
       await cleanup();
