@@ -1,9 +1,10 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { retryingWhenBusy } from './retry-when-busy.ts';
 
 let savepoints = 0;
 
 /**
- * Runs `work` in a transaction of its own, or, when `db` already is one (a write's request transaction), in a
+ * Runs `work` in a transaction of its own (run again from the start if SQLite refuses it as busy), or, when `db` already is one (a write's request transaction), in a
  * savepoint of it: a failure undoes only `work` (a retry after a unique violation still works on PostgreSQL),
  * and nothing opens a second connection (on SQLite that would wait forever behind the first).
  */
@@ -11,7 +12,7 @@ export async function inTransaction<DB, Result>(
   db: Kysely<DB>,
   work: (trx: Transaction<DB>) => Promise<Result>,
 ): Promise<Result> {
-  if (!db.isTransaction) return db.transaction().execute(work);
+  if (!db.isTransaction) return retryingWhenBusy(() => db.transaction().execute(work));
   const trx = db as Transaction<DB>;
   savepoints = (savepoints + 1) % 1_000_000;
   const name = sql.raw(`nested_${savepoints}`);
