@@ -8,73 +8,54 @@ import { transactionalStorage } from '../app.ts';
 import { openStore, SQLITE_FILE, type Store } from './database.ts';
 import { migrate } from './migrate.ts';
 
-const network = { allowPrivateNetworks: false };
-const opened: { store: Store; dir: string }[] = [];
+const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const { store, dir } of opened.splice(0)) {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function embeddedStore(): Promise<{ store: Store; file: string }> {
+/**
+ * An embedded store, and a write whose first `refusals` attempts SQLite refuses as busy: each reads, then a
+ * second connection to the file takes the write lock (as the checkpoint thread does to start the WAL over)
+ * while the attempt wants it. Waiting could deadlock, so SQLite refuses at once.
+ */
+async function writeRefused(refusals: number) {
   const dir = mkdtempSync(path.join(tmpdir(), 'sf-busy-'));
-  const store = openStore({ dataDir: dir });
-  opened.push({ store, dir });
+  const store: Store = openStore({ dataDir: dir });
+  const rival = new DatabaseSync(path.join(dir, SQLITE_FILE));
+  cleanups.push(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  cleanups.push(async () => rival.close());
   await migrate(store);
-  return { store, file: path.join(dir, SQLITE_FILE) };
+  let attempts = 0;
+  const write = transactionalStorage(store, { allowPrivateNetworks: false }).write(async ({ repositories }) => {
+    attempts += 1;
+    await repositories.stores.count();
+    if (attempts <= refusals) rival.exec('BEGIN IMMEDIATE');
+    try {
+      const name = `Loja ${attempts}`;
+      return await repositories.stores.createStore({ id: randomUUID(), name, currency: 'BRL', createdAt: '2026' });
+    } finally {
+      if (rival.isTransaction) rival.exec('ROLLBACK');
+    }
+  });
+  const storeNames = () => store.db.selectFrom('stores').select('name').execute();
+  return { write, attempts: () => attempts, storeNames };
 }
-
-const newStore = (name: string) => ({ id: randomUUID(), name, currency: 'BRL', createdAt: '2026-01-01T00:00:00.000Z' });
 
 describe('a write SQLite refuses as busy', () => {
   it('runs again from the start and commits once, where it answered 500 "database is locked"', async () => {
-    const { store, file } = await embeddedStore();
-    const storage = transactionalStorage(store, network);
-    // Another connection to the file, as the checkpoint thread is: it holds the write lock while this write,
-    // which has already read, wants it. Waiting could deadlock, so SQLite refuses at once.
-    const other = new DatabaseSync(file);
-    let attempts = 0;
-    try {
-      const created = await storage.write(async ({ repositories }) => {
-        attempts += 1;
-        await repositories.stores.count();
-        if (attempts === 1) other.exec('BEGIN IMMEDIATE');
-        try {
-          return await repositories.stores.createStore(newStore('Loja Leste'));
-        } finally {
-          if (other.isTransaction) other.exec('ROLLBACK');
-        }
-      });
-      expect(created.name).toBe('Loja Leste');
-    } finally {
-      other.close();
-    }
-    expect(attempts).toBe(2);
-    expect(await store.db.selectFrom('stores').select('name').execute()).toEqual([{ name: 'Loja Leste' }]);
+    const { write, attempts, storeNames } = await writeRefused(1);
+    expect((await write).name).toBe('Loja 2');
+    expect(attempts()).toBe(2);
+    expect(await storeNames()).toEqual([{ name: 'Loja 2' }]);
   });
 
   it('gives up after five attempts with the error itself, and keeps nothing of them', async () => {
-    const { store, file } = await embeddedStore();
-    const storage = transactionalStorage(store, network);
-    const other = new DatabaseSync(file);
-    let attempts = 0;
-    try {
-      const write = storage.write(async ({ repositories }) => {
-        attempts += 1;
-        await repositories.stores.count();
-        other.exec('BEGIN IMMEDIATE');
-        try {
-          return await repositories.stores.createStore(newStore(`Loja ${attempts}`));
-        } finally {
-          other.exec('ROLLBACK');
-        }
-      });
-      await expect(write).rejects.toMatchObject({ code: 'ERR_SQLITE_ERROR', errcode: 5 });
-    } finally {
-      other.close();
-    }
-    expect(attempts).toBe(5);
-    expect(await store.db.selectFrom('stores').select('name').execute()).toEqual([]);
+    const { write, attempts, storeNames } = await writeRefused(Number.POSITIVE_INFINITY);
+    await expect(write).rejects.toMatchObject({ code: 'ERR_SQLITE_ERROR', errcode: 5, message: 'database is locked' });
+    expect(attempts()).toBe(5);
+    expect(await storeNames()).toEqual([]);
   });
 });
