@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { loadContract } from './contract.ts';
 import type { Store } from './db/database.ts';
-import { retryingWhenBusy } from './db/retry-when-busy.ts';
+import { inTransaction } from './db/in-transaction.ts';
 import { outboxEvents } from './domain/outbox-events.ts';
 import { type NetworkPolicy, webhookSender } from './domain/ssrf-guard.ts';
 import { authenticate } from './http/authenticate.ts';
@@ -44,14 +44,13 @@ export function depsFor(db: Kysely<Database>, store: Store, network: NetworkPoli
 
 /**
  * Reads run on the pool; each write runs in one transaction of its own, so its change, its outbox rows and (for
- * an idempotent request) its claimed key and stored reply commit together. An embedded-store transaction SQLite
- * refuses as busy runs again from the start (`retryingWhenBusy`).
+ * an idempotent request) its claimed key and stored reply commit together (`inTransaction`: one SQLite refuses as
+ * busy runs again from the start).
  */
 export function transactionalStorage(store: Store, network: NetworkPolicy): Storage {
   return {
     deps: depsFor(store.db, store, network),
-    write: (work) =>
-      retryingWhenBusy(() => store.db.transaction().execute((trx) => work(depsFor(trx, store, network)))),
+    write: (work) => inTransaction(store.db, (trx) => work(depsFor(trx, store, network))),
   };
 }
 

@@ -4,9 +4,10 @@ import { retryingWhenBusy } from './retry-when-busy.ts';
 let savepoints = 0;
 
 /**
- * Runs `work` in a transaction of its own (run again from the start if SQLite refuses it as busy), or, when `db` already is one (a write's request transaction), in a
- * savepoint of it: a failure undoes only `work` (a retry after a unique violation still works on PostgreSQL),
- * and nothing opens a second connection (on SQLite that would wait forever behind the first).
+ * Runs `work` in a transaction of its own (run again from the start if SQLite refuses it as busy:
+ * `retry-when-busy.ts`), or, when `db` already is one (a write's request transaction), in a savepoint of it: a
+ * failure undoes only `work` (a retry after a unique violation still works on PostgreSQL), and nothing opens a
+ * second connection (on SQLite that would wait forever behind the first).
  */
 export async function inTransaction<DB, Result>(
   db: Kysely<DB>,
