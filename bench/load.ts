@@ -85,7 +85,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
-/** CPU microseconds per request of `probe` over the window, from its readings before and after. */
+/** CPU microseconds per request over the window, from a CPU reading before and after it (none: not measured). */
 function perRequest(before: number | undefined, after: number | undefined, requests: number): number | undefined {
   if (before === undefined || after === undefined) return undefined;
   return requests > 0 ? (after - before) / requests : 0;

@@ -138,8 +138,10 @@ function processIds(): number[] {
 function treeOf(rootPid: number): number[] {
   const children = new Map<number, number[]>();
   for (const pid of processIds()) {
-    const parent = statOf(pid)?.[1];
-    if (parent !== undefined) children.set(Number(parent), [...(children.get(Number(parent)) ?? []), pid]);
+    const field = statOf(pid)?.[1];
+    if (field === undefined) continue;
+    const parent = Number(field);
+    children.set(parent, [...(children.get(parent) ?? []), pid]);
   }
   const tree: number[] = [];
   const queue = [rootPid];
