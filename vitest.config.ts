@@ -39,6 +39,9 @@ export default defineConfig({
         test: { name: 'lib', include: ['lib/**/*.test.ts'], environment: 'node' },
       },
       {
+        test: { name: 'bench', include: ['bench/**/*.test.ts'], environment: 'node' },
+      },
+      {
         test: { name: 'client', include: ['client/**/*.test.ts'], environment: 'node', testTimeout: 120_000 },
       },
     ],

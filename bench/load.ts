@@ -98,7 +98,11 @@ export async function measure(
   probes: Probes,
 ): Promise<Measurement> {
   const { url, requests, connections } = options;
-  const warmup = (await fire(url, requests, connections, { duration: options.warmupSeconds })).result;
+  // No warm-up when it is 0 (a quick run's later rounds): autocannon runs a second at least, whatever its duration.
+  const warmup =
+    options.warmupSeconds > 0
+      ? (await fire(url, requests, connections, { duration: options.warmupSeconds })).result
+      : undefined;
   const cpuBefore = probes.cpu();
   const databaseBefore = probes.databaseCpu?.();
   const { result, latencies } = await fire(url, requests, connections, { duration: options.seconds });
@@ -114,8 +118,8 @@ export async function measure(
     reqPerSec: total / result.duration,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
-    errors: failures(warmup) + failures(result) + (total === 0 ? connections : 0),
-    statusCodes: statusCodes(warmup, result),
+    errors: (warmup ? failures(warmup) : 0) + failures(result) + (total === 0 ? connections : 0),
+    statusCodes: statusCodes(...(warmup ? [warmup] : []), result),
     bytesPerResponse: total > 0 ? Math.round((result.throughput.total ?? 0) / total) : 0,
     rss: probes.rss(),
     cpuPerRequest: perRequest(cpuBefore, cpuAfter, total) ?? 0,

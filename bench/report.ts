@@ -17,7 +17,12 @@ export interface Goal {
 export interface Settings {
   quick: boolean;
   connections: number[];
+  /** Interleaved rounds per row (rounds.ts): a row is the median of its rounds. */
+  rounds: number;
+  /** Warm-up before a workload's first round, and before each of its later rounds. */
   warmupSeconds: number;
+  roundWarmupSeconds: number;
+  /** The measured window of each round. */
   seconds: number;
   webhookCounts: number[];
   /** Requests sent before the first RSS reading of the memory phase. */
@@ -74,7 +79,7 @@ function find(rows: Row[], target: string, workload: string, connections: number
   return rows.find((r) => r.target === target && r.workload === workload && r.connections === connections);
 }
 
-/** A before/after comparison within one run tolerates this much noise (targets run one after another). */
+/** A before/after comparison within one run tolerates this much noise (medians of interleaved rounds). */
 const SAME_SPEED = 0.9;
 
 /** The goals of the issue, each checked at every connection count it applies to. */
@@ -209,7 +214,7 @@ export function markdown(report: Report): string {
     `# Benchmark${s.quick ? ' (quick run: too short to judge speed)' : ''}`,
     '',
     `- Machine: ${m.cores} cores (${m.cpu}), ${m.platform}; load average at the end ${m.loadAverage.join(' / ')}`,
-    `- Node ${m.node}; autocannon 9, ${s.connections.join(' and ')} connections, ${s.warmupSeconds} s warm-up then ${s.seconds} s measured per row`,
+    `- Node ${m.node}; autocannon 9, ${s.connections.join(' and ')} connections; each row is the median of ${s.rounds} rounds of ${s.seconds} s, the targets measured in turn within each round (${s.warmupSeconds} s warm-up before a workload's first round, ${s.roundWarmupSeconds} s before the others)`,
     `- ${report.generatedAt}, ${Math.round(report.durationSeconds)} s in all; list fixtures: ${s.webhookCounts.join(' and ')} webhooks, pages of 50`,
     "- Servers run as `npm start` runs them by default (no `NODE_ENV`, no `LOG_LEVEL`: see the README's configuration table for what that means for logging and response validation); `prism` is raw `prism mock openapi.yaml`, `mock` is `npm run mock`",
     '',

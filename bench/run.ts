@@ -1,5 +1,6 @@
-// `npm run bench [-- --quick] [-- --targets=a,b] [-- --baseline-ref=<git ref>]`: starts every target in turn, runs
-// the workloads at each connection count, writes reports/bench.json and reports/bench.md, and prints the Markdown.
+// `npm run bench [-- --quick] [-- --targets=a,b] [-- --baseline-ref=<git ref>]`: starts every target, runs the
+// workloads at each connection count in interleaved rounds (rounds.ts), stops them, writes reports/bench.json and
+// reports/bench.md, and prints the Markdown.
 // Exit code 1 when the run is not valid (a target failed to start, or any non-2xx/error response).
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,8 +8,16 @@ import { parseArgs } from 'node:util';
 import { ROOT } from './fixtures.ts';
 import { type Measurement, type MemoryCheck, measure, memoryCheck } from './load.ts';
 import { checkGoals, machine, markdown, type Report, type Settings, withRatios } from './report.ts';
-import { DEFAULT_DATABASE_URL, postgresReachable, startTarget, TARGET_NAMES, type TargetName } from './targets.ts';
-import { workloadsFor } from './workloads.ts';
+import { combineRounds, inTurn } from './rounds.ts';
+import {
+  DEFAULT_DATABASE_URL,
+  postgresReachable,
+  startTarget,
+  TARGET_NAMES,
+  type Target,
+  type TargetName,
+} from './targets.ts';
+import { WORKLOAD_KINDS, type WorkloadKind, workloadsFor } from './workloads.ts';
 
 const { values } = parseArgs({
   options: {
@@ -23,7 +32,9 @@ const settings: Settings = quick
   ? {
       quick,
       connections: [10, 50],
+      rounds: 2,
       warmupSeconds: 0.25,
+      roundWarmupSeconds: 0,
       seconds: 0.5,
       webhookCounts: [100, 1_000],
       memoryWarmupRequests: 500,
@@ -33,8 +44,10 @@ const settings: Settings = quick
   : {
       quick,
       connections: [10, 50],
+      rounds: 3,
       warmupSeconds: 3,
-      seconds: 10,
+      roundWarmupSeconds: 1,
+      seconds: 3,
       webhookCounts: [1_000, 100_000],
       memoryWarmupRequests: 20_000,
       memoryRequests: 100_000,
@@ -47,7 +60,7 @@ for (const name of names) {
     throw new Error(`Unknown target ${name}; targets: ${TARGET_NAMES.join(', ')}`);
   }
 }
-// The same server at another commit, measured right after this one: "before and after" in one run.
+// The same server at another commit, measured in the same rounds as this one: "before and after" in one run.
 const baselineRef = values['baseline-ref'];
 if (baselineRef)
   names.splice(names.indexOf('server-embedded') + 1 || names.length, 0, `server-embedded@${baselineRef}`);
@@ -58,67 +71,106 @@ const memory: MemoryCheck[] = [];
 const coldStarts: Report['coldStarts'] = [];
 const skipped: Report['skipped'] = [];
 let failed = false;
+const since = () => `${Math.round((Date.now() - started) / 1000)} s`;
 
-for (const name of names) {
+/** Starts a target (none: it was skipped, and why is recorded) and runs its memory phase when it has one. */
+async function startedTarget(name: TargetName): Promise<Target | undefined> {
   if (name === 'server-postgres') {
     const unreachable = await postgresReachable(databaseUrl);
     if (unreachable) {
       skipped.push({ target: name, reason: unreachable });
       console.error(`bench: ${name} skipped: ${unreachable}`);
-      continue;
+      return undefined;
     }
   }
-  console.error(`bench: starting ${name} (${Math.round((Date.now() - started) / 1000)} s)`);
-  let target: Awaited<ReturnType<typeof startTarget>>;
+  console.error(`bench: starting ${name} (${since()})`);
+  let target: Target;
   try {
     target = await startTarget(name, { webhookCounts: settings.webhookCounts, databaseUrl });
   } catch (error) {
     failed = true;
     skipped.push({ target: name, reason: `did not start: ${(error as Error).message.split('\n')[0]}` });
     console.error(`bench: ${name} did not start:`, error);
-    continue;
+    return undefined;
   }
   coldStarts.push({ target: name, ms: target.coldStartMs });
   console.error(`bench: ${name} answered its first request ${Math.round(target.coldStartMs)} ms after spawn`);
-  try {
-    if (settings.memoryTargets.includes(name)) {
-      const check = await memoryCheck(
-        {
-          url: target.url,
-          requests: workloadsFor(target)[0]?.requests ?? [],
-          connections: 10,
-          warmupRequests: settings.memoryWarmupRequests,
-          amount: settings.memoryRequests,
-        },
-        { target: name, workload: 'get-product' },
-        target.rss,
-      );
-      memory.push(check);
-      console.error(`bench: ${name} memory: ${check.growthPercent.toFixed(1)}% after ${check.requests} requests`);
-    }
-    for (const workload of workloadsFor(target)) {
-      for (const connections of settings.connections) {
-        const row = await measure(
+  if (settings.memoryTargets.includes(name)) {
+    const check = await memoryCheck(
+      {
+        url: target.url,
+        requests: workloadsFor(target)[0]?.requests ?? [],
+        connections: 10,
+        warmupRequests: settings.memoryWarmupRequests,
+        amount: settings.memoryRequests,
+      },
+      { target: name, workload: 'get-product' },
+      target.rss,
+    );
+    memory.push(check);
+    console.error(`bench: ${name} memory: ${check.growthPercent.toFixed(1)}% after ${check.requests} requests`);
+  }
+  return target;
+}
+
+/**
+ * The rows of one workload kind at one connection count: every target's workloads of that kind, measured in
+ * turn for `settings.rounds` rounds (the full warm-up before a workload's first round, a short one before the
+ * others), each row the median of its rounds (rounds.ts).
+ */
+async function measuredInRounds(running: Target[], kind: WorkloadKind, connections: number): Promise<Measurement[]> {
+  const byRow = new Map<string, Measurement[]>();
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const target of inTurn(running, round)) {
+      for (const workload of workloadsFor(target).filter((candidate) => candidate.kind === kind)) {
+        const measured = await measure(
           {
             url: target.url,
             requests: workload.requests,
             connections,
-            warmupSeconds: settings.warmupSeconds,
+            warmupSeconds: round === 0 ? settings.warmupSeconds : settings.roundWarmupSeconds,
             seconds: settings.seconds,
           },
-          { target: name, workload: workload.id, kind: workload.kind },
+          { target: target.name, workload: workload.id, kind },
           target,
         );
-        rows.push(row);
-        console.error(
-          `bench: ${name} ${workload.id} @${connections}: ${Math.round(row.reqPerSec)} req/s, p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, errors ${row.errors}`,
-        );
+        const key = `${target.name}\n${workload.id}`;
+        byRow.set(key, [...(byRow.get(key) ?? []), measured]);
       }
     }
-  } finally {
-    await target.stop();
   }
+  return [...byRow.values()].map((rounds) => {
+    const row = combineRounds(rounds);
+    console.error(
+      `bench: ${row.target} ${row.workload} @${connections}: ${Math.round(row.reqPerSec)} req/s, p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, errors ${row.errors} (${since()})`,
+    );
+    return row;
+  });
 }
+
+// Every target is started first and stopped at the end, so that the rounds can take them in turn.
+const running: Target[] = [];
+try {
+  for (const name of names) {
+    const target = await startedTarget(name);
+    if (target) running.push(target);
+  }
+  for (const kind of WORKLOAD_KINDS) {
+    for (const connections of settings.connections) rows.push(...(await measuredInRounds(running, kind, connections)));
+  }
+} finally {
+  await Promise.all(running.map((target) => target.stop()));
+}
+// The table lists each target's rows together, in the order of its workloads.
+const order = (row: Measurement) => {
+  const target = running.find((candidate) => candidate.name === row.target);
+  const workloads = target ? workloadsFor(target).map((workload) => workload.id) : [];
+  return [names.indexOf(row.target as TargetName), workloads.indexOf(row.workload), row.connections];
+};
+rows.sort((a, b) => {
+  const [left, right] = [order(a), order(b)];
+  return left.reduce((found, value, index) => found || value - (right[index] ?? 0), 0);
+});
 
 const withRatio = withRatios(rows);
 const report: Report = {

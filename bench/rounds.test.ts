@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { Measurement } from './load.ts';
+import { combineRounds, inTurn } from './rounds.ts';
+
+function round(figures: Partial<Measurement>): Measurement {
+  return {
+    target: 'server-embedded',
+    workload: 'get-product',
+    kind: 'get-product',
+    connections: 10,
+    requests: 1000,
+    reqPerSec: 100,
+    p50: 1,
+    p99: 3,
+    errors: 0,
+    statusCodes: { '200': 1000 },
+    bytesPerResponse: 500,
+    rss: 100,
+    cpuPerRequest: 300,
+    ...figures,
+  };
+}
+
+describe('combineRounds', () => {
+  it('takes the median of each per-round figure and sums the counts', () => {
+    const row = combineRounds([
+      round({
+        reqPerSec: 900,
+        p50: 2,
+        p99: 9,
+        cpuPerRequest: 310,
+        rss: 1,
+        requests: 9000,
+        statusCodes: { '200': 9000 },
+      }),
+      round({
+        reqPerSec: 1500,
+        p50: 1,
+        p99: 4,
+        cpuPerRequest: 250,
+        rss: 2,
+        requests: 15000,
+        errors: 1,
+        statusCodes: { '200': 14999, '500': 1 },
+      }),
+      round({
+        reqPerSec: 1000,
+        p50: 3,
+        p99: 5,
+        cpuPerRequest: 290,
+        rss: 3,
+        requests: 10000,
+        statusCodes: { '200': 10000 },
+      }),
+    ]);
+    expect(row).toEqual({
+      target: 'server-embedded',
+      workload: 'get-product',
+      kind: 'get-product',
+      connections: 10,
+      requests: 34000,
+      reqPerSec: 1000,
+      p50: 2,
+      p99: 5,
+      errors: 1,
+      statusCodes: { '200': 33999, '500': 1 },
+      bytesPerResponse: 500,
+      rss: 3,
+      cpuPerRequest: 290,
+    });
+  });
+
+  it('averages the two middle rounds of an even number, and keeps the database CPU only when every round has it', () => {
+    expect(
+      combineRounds([
+        round({ reqPerSec: 100, databaseCpuPerRequest: 40 }),
+        round({ reqPerSec: 300, databaseCpuPerRequest: 60 }),
+      ]),
+    ).toMatchObject({ reqPerSec: 200, databaseCpuPerRequest: 50 });
+    expect(combineRounds([round({ databaseCpuPerRequest: 40 }), round({})])).not.toHaveProperty(
+      'databaseCpuPerRequest',
+    );
+  });
+
+  it('refuses no rounds', () => {
+    expect(() => combineRounds([])).toThrow('no rounds');
+  });
+});
+
+describe('inTurn', () => {
+  it('starts each round one target further on', () => {
+    const targets = ['express', 'prism', 'server'];
+    expect([0, 1, 2, 3].map((r) => inTurn(targets, r))).toEqual([
+      ['express', 'prism', 'server'],
+      ['prism', 'server', 'express'],
+      ['server', 'express', 'prism'],
+      ['express', 'prism', 'server'],
+    ]);
+    expect(inTurn([], 2)).toEqual([]);
+  });
+});

@@ -1,0 +1,53 @@
+// Interleaved rounds: the targets of a workload kind are measured in turn, round after round, so that every
+// target a ratio compares meets the same minutes of the machine (a shared 2-core VM drifts by a fifth between
+// minutes); each row is then the median of its rounds.
+import type { Measurement } from './load.ts';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] ?? 0;
+  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
+}
+
+/** The targets in the order a round measures them: each round starts one further on, so none is always first. */
+export function inTurn<T>(items: readonly T[], round: number): T[] {
+  const start = items.length === 0 ? 0 : round % items.length;
+  return [...items.slice(start), ...items.slice(0, start)];
+}
+
+/**
+ * One row from the rounds of one target, workload and connection count: the median of each per-round figure
+ * (req/s, p50, p99, CPU per request, bytes per response), the sums of the counts (requests, errors, status codes),
+ * and the memory read after the last round.
+ */
+export function combineRounds(rounds: readonly Measurement[]): Measurement {
+  const [first] = rounds;
+  const last = rounds.at(-1);
+  if (!first || !last) throw new Error('combineRounds: no rounds');
+  const statusCodes: Record<string, number> = {};
+  for (const round of rounds) {
+    for (const [code, count] of Object.entries(round.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  }
+  const databaseCpu = rounds.flatMap((round) =>
+    round.databaseCpuPerRequest === undefined ? [] : [round.databaseCpuPerRequest],
+  );
+  const of = (field: 'reqPerSec' | 'p50' | 'p99' | 'cpuPerRequest' | 'bytesPerResponse') =>
+    median(rounds.map((round) => round[field]));
+  return {
+    target: first.target,
+    workload: first.workload,
+    kind: first.kind,
+    connections: first.connections,
+    requests: rounds.reduce((sum, round) => sum + round.requests, 0),
+    reqPerSec: of('reqPerSec'),
+    p50: of('p50'),
+    p99: of('p99'),
+    errors: rounds.reduce((sum, round) => sum + round.errors, 0),
+    statusCodes,
+    bytesPerResponse: Math.round(of('bytesPerResponse')),
+    rss: last.rss,
+    cpuPerRequest: of('cpuPerRequest'),
+    ...(databaseCpu.length === rounds.length ? { databaseCpuPerRequest: median(databaseCpu) } : {}),
+  };
+}
