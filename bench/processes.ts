@@ -182,3 +182,36 @@ export function postgresCpu(): number {
       .map(cpuOf),
   );
 }
+
+/** The machine's CPU time so far, all cores, in ticks: `busy` (iowait counts: a sync still running) and in all. */
+function machineTicks(): { busy: number; total: number } | undefined {
+  try {
+    const [, ...fields] = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/);
+    // user nice system idle iowait irq softirq steal (guest time is already in user).
+    const ticks = fields.slice(0, 8).map(Number);
+    const total = sum(ticks);
+    return { busy: total - (ticks[3] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits until the whole machine has been nearly idle (under `busyBelow` of its cores) for `windowMs`, for at most
+ * `timeoutMs`, and says how long it waited: what a target goes on doing after its window (Prism answering its
+ * backlog, a WAL checkpoint and its sync, PostgreSQL's writers) must not land in the next target's window. On a
+ * machine that never quiets down it gives up after the timeout. Linux only (/proc); elsewhere it returns at once.
+ */
+export async function settled({ busyBelow = 0.1, windowMs = 250, timeoutMs = 10_000 } = {}): Promise<number> {
+  const startedAt = performance.now();
+  let before = machineTicks();
+  while (before && performance.now() - startedAt < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const after = machineTicks();
+    if (!after) break;
+    const busy = (after.busy - before.busy) / Math.max(1, after.total - before.total);
+    if (busy < busyBelow) break;
+    before = after;
+  }
+  return performance.now() - startedAt;
+}

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './fixtures.ts';
 import { type Measurement, type MemoryCheck, measure, memoryCheck } from './load.ts';
+import { settled } from './processes.ts';
 import { checkGoals, machine, markdown, type Report, type Settings, withRatios } from './report.ts';
 import { combineRounds, inTurn } from './rounds.ts';
 import {
@@ -116,13 +117,15 @@ async function startedTarget(name: TargetName): Promise<Target | undefined> {
 /**
  * The rows of one workload kind at one connection count: every target's workloads of that kind, measured in
  * turn for `settings.rounds` rounds (the full warm-up before a workload's first round, a short one before the
- * others), each row the median of its rounds (rounds.ts).
+ * others), each row the median of its rounds (rounds.ts). Each measurement starts once the machine has settled
+ * from the one before (`settled`).
  */
 async function measuredInRounds(running: Target[], kind: WorkloadKind, connections: number): Promise<Measurement[]> {
   const byRow = new Map<string, Measurement[]>();
   for (let round = 0; round < settings.rounds; round++) {
     for (const target of inTurn(running, round)) {
       for (const workload of workloadsFor(target).filter((candidate) => candidate.kind === kind)) {
+        await settled();
         const measured = await measure(
           {
             url: target.url,
