@@ -4,9 +4,9 @@ import type { Request } from 'autocannon';
 import { LIST_LIMIT, productBodyFactory } from './fixtures.ts';
 import type { Target } from './targets.ts';
 
-/** The operation a workload measures; list variants of one kind compare to the same baseline row. */
 /** The kinds of workload, in the order the bench measures them. */
 export const WORKLOAD_KINDS = ['get-product', 'create-product', 'list-webhooks', 'mixed'] as const;
+/** The operation a workload measures; list variants of one kind compare to the same baseline row. */
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
 export interface Workload {
