@@ -18,7 +18,7 @@ import {
   type Target,
   type TargetName,
 } from './targets.ts';
-import { WORKLOAD_KINDS, type WorkloadKind, workloadsFor } from './workloads.ts';
+import { WORKLOAD_KINDS, type Workload, type WorkloadKind, workloadsFor } from './workloads.ts';
 
 const { values } = parseArgs({
   options: {
@@ -74,8 +74,14 @@ const skipped: Report['skipped'] = [];
 let failed = false;
 const since = () => `${Math.round((Date.now() - started) / 1000)} s`;
 
+/** A started target and its workloads, built once for all the rounds. */
+interface Running {
+  target: Target;
+  workloads: Workload[];
+}
+
 /** Starts a target (none: it was skipped, and why is recorded) and runs its memory phase when it has one. */
-async function startedTarget(name: TargetName): Promise<Target | undefined> {
+async function startedTarget(name: TargetName): Promise<Running | undefined> {
   if (name === 'server-postgres') {
     const unreachable = await postgresReachable(databaseUrl);
     if (unreachable) {
@@ -96,11 +102,12 @@ async function startedTarget(name: TargetName): Promise<Target | undefined> {
   }
   coldStarts.push({ target: name, ms: target.coldStartMs });
   console.error(`bench: ${name} answered its first request ${Math.round(target.coldStartMs)} ms after spawn`);
+  const workloads = workloadsFor(target);
   if (settings.memoryTargets.includes(name)) {
     const check = await memoryCheck(
       {
         url: target.url,
-        requests: workloadsFor(target)[0]?.requests ?? [],
+        requests: workloads[0]?.requests ?? [],
         connections: 10,
         warmupRequests: settings.memoryWarmupRequests,
         amount: settings.memoryRequests,
@@ -111,7 +118,7 @@ async function startedTarget(name: TargetName): Promise<Target | undefined> {
     memory.push(check);
     console.error(`bench: ${name} memory: ${check.growthPercent.toFixed(1)}% after ${check.requests} requests`);
   }
-  return target;
+  return { target, workloads };
 }
 
 /**
@@ -120,11 +127,11 @@ async function startedTarget(name: TargetName): Promise<Target | undefined> {
  * others), each row the median of its rounds (rounds.ts). Each measurement starts once the machine has settled
  * from the one before (`settled`).
  */
-async function measuredInRounds(running: Target[], kind: WorkloadKind, connections: number): Promise<Measurement[]> {
+async function measuredInRounds(running: Running[], kind: WorkloadKind, connections: number): Promise<Measurement[]> {
   const byRow = new Map<string, Measurement[]>();
   for (let round = 0; round < settings.rounds; round++) {
-    for (const target of inTurn(running, round)) {
-      for (const workload of workloadsFor(target).filter((candidate) => candidate.kind === kind)) {
+    for (const { target, workloads } of inTurn(running, round)) {
+      for (const workload of workloads.filter((candidate) => candidate.kind === kind)) {
         await settled();
         const measured = await measure(
           {
@@ -152,27 +159,29 @@ async function measuredInRounds(running: Target[], kind: WorkloadKind, connectio
 }
 
 // Every target is started first and stopped at the end, so that the rounds can take them in turn.
-const running: Target[] = [];
+const running: Running[] = [];
 try {
   for (const name of names) {
-    const target = await startedTarget(name);
-    if (target) running.push(target);
+    const entry = await startedTarget(name);
+    if (entry) running.push(entry);
   }
   for (const kind of WORKLOAD_KINDS) {
     for (const connections of settings.connections) rows.push(...(await measuredInRounds(running, kind, connections)));
   }
 } finally {
-  await Promise.all(running.map((target) => target.stop()));
+  await Promise.all(running.map(({ target }) => target.stop()));
 }
-// The table lists each target's rows together, in the order of its workloads.
-const order = (row: Measurement) => {
-  const target = running.find((candidate) => candidate.name === row.target);
-  const workloads = target ? workloadsFor(target).map((workload) => workload.id) : [];
-  return [names.indexOf(row.target as TargetName), workloads.indexOf(row.workload), row.connections];
-};
+// The table lists each target's rows together, in the order of its workloads, then of the connection counts.
+const workloadIds = new Map(running.map(({ target, workloads }) => [target.name, workloads.map(({ id }) => id)]));
+const position = (row: Measurement) => [
+  names.indexOf(row.target as TargetName),
+  workloadIds.get(row.target as TargetName)?.indexOf(row.workload) ?? -1,
+  row.connections,
+];
 rows.sort((a, b) => {
-  const [left, right] = [order(a), order(b)];
-  return left.reduce((found, value, index) => found || value - (right[index] ?? 0), 0);
+  const [left, right] = [position(a), position(b)];
+  const differs = left.findIndex((value, index) => value !== right[index]);
+  return differs === -1 ? 0 : (left[differs] ?? 0) - (right[differs] ?? 0);
 });
 
 const withRatio = withRatios(rows);
