@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Measurement } from './load.ts';
-import { combineRounds, inTurn } from './rounds.ts';
+import { combineRounds, inTurn, roundOrder } from './rounds.ts';
 
 function round(figures: Partial<Measurement>): Measurement {
   return {
@@ -97,5 +97,42 @@ describe('inTurn', () => {
       ['express', 'prism', 'server'],
     ]);
     expect(inTurn([], 2)).toEqual([]);
+  });
+});
+
+describe('roundOrder', () => {
+  const list = (id: string) => ({ id });
+  const entries = [
+    { target: 'express', workloads: [list('list')] },
+    { target: 'embedded', workloads: [list('list 1000 first'), list('list 1000 last')] },
+    { target: 'postgres', workloads: [list('list 1000 first'), list('list 1000 last')] },
+  ];
+  const order = (round: number) =>
+    roundOrder(entries, round).map(({ target, workload }) => `${target}: ${workload.id}`);
+
+  it('measures a workload on every target that has it before the next workload, each group starting further on', () => {
+    expect(order(0)).toEqual([
+      'express: list',
+      'embedded: list 1000 first',
+      'postgres: list 1000 first',
+      'embedded: list 1000 last',
+      'postgres: list 1000 last',
+    ]);
+    expect(order(1)).toEqual([
+      'postgres: list 1000 first',
+      'embedded: list 1000 first',
+      'postgres: list 1000 last',
+      'embedded: list 1000 last',
+      'express: list',
+    ]);
+  });
+
+  it('takes one workload per target as the targets in turn', () => {
+    const one = entries.map(({ target }) => ({ target, workloads: [list('get-product')] }));
+    expect([0, 1].map((round) => roundOrder(one, round).map(({ target }) => target))).toEqual([
+      ['express', 'embedded', 'postgres'],
+      ['embedded', 'postgres', 'express'],
+    ]);
+    expect(roundOrder([], 1)).toEqual([]);
   });
 });

@@ -16,6 +16,33 @@ export function inTurn<T>(items: readonly T[], round: number): T[] {
   return [...items.slice(start), ...items.slice(0, start)];
 }
 
+/** One measurement of a round: a target and one of its workloads. */
+export interface Turn<Target, Workload> {
+  target: Target;
+  workload: Workload;
+}
+
+/**
+ * The measurements of one round of a workload kind, grouped by workload: each group (one list page, say) takes its
+ * targets in turn, and the groups themselves come in turn. Rows that a ratio compares (the same page of each server,
+ * or of the server at two commits) are then measured next to each other rather than a target's whole kind apart,
+ * and no target or workload is always first.
+ */
+export function roundOrder<Target, Workload extends { id: string }>(
+  entries: readonly { target: Target; workloads: readonly Workload[] }[],
+  round: number,
+): Turn<Target, Workload>[] {
+  const ids = [...new Set(entries.flatMap(({ workloads }) => workloads.map(({ id }) => id)))];
+  return inTurn(ids, round).flatMap((id) =>
+    inTurn(
+      entries.flatMap(({ target, workloads }) =>
+        workloads.filter((workload) => workload.id === id).map((workload) => ({ target, workload })),
+      ),
+      round,
+    ),
+  );
+}
+
 /**
  * One row from the rounds of one target, workload and connection count: the median of each per-round figure
  * (req/s, p50, p99, CPU per request, bytes per response), the sums of the counts (requests, errors, status codes),

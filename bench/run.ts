@@ -9,7 +9,7 @@ import { ROOT } from './fixtures.ts';
 import { type Measurement, type MemoryCheck, measure, memoryCheck } from './load.ts';
 import { settled } from './processes.ts';
 import { checkGoals, machine, markdown, type Report, type Settings, withRatios } from './report.ts';
-import { combineRounds, inTurn } from './rounds.ts';
+import { combineRounds, roundOrder } from './rounds.ts';
 import {
   DEFAULT_DATABASE_URL,
   postgresReachable,
@@ -122,31 +122,33 @@ async function startedTarget(name: TargetName): Promise<Running | undefined> {
 }
 
 /**
- * The rows of one workload kind at one connection count: every target's workloads of that kind, measured in
- * turn for `settings.rounds` rounds (the full warm-up before a workload's first round, a short one before the
- * others), each row the median of its rounds (rounds.ts). Each measurement starts once the machine has settled
- * from the one before (`settled`).
+ * The rows of one workload kind at one connection count: every target's workloads of that kind, measured for
+ * `settings.rounds` rounds, each round workload by workload with the targets in turn (`roundOrder`; the full
+ * warm-up before a workload's first round, a short one before the others), each row the median of its rounds
+ * (rounds.ts). Each measurement starts once the machine has settled from the one before (`settled`).
  */
 async function measuredInRounds(running: Running[], kind: WorkloadKind, connections: number): Promise<Measurement[]> {
+  const ofKind = running.map(({ target, workloads }) => ({
+    target,
+    workloads: workloads.filter((workload) => workload.kind === kind),
+  }));
   const byRow = new Map<string, Measurement[]>();
   for (let round = 0; round < settings.rounds; round++) {
-    for (const { target, workloads } of inTurn(running, round)) {
-      for (const workload of workloads.filter((candidate) => candidate.kind === kind)) {
-        await settled();
-        const measured = await measure(
-          {
-            url: target.url,
-            requests: workload.requests,
-            connections,
-            warmupSeconds: round === 0 ? settings.warmupSeconds : settings.roundWarmupSeconds,
-            seconds: settings.seconds,
-          },
-          { target: target.name, workload: workload.id, kind },
-          target,
-        );
-        const key = `${target.name}\n${workload.id}`;
-        byRow.set(key, [...(byRow.get(key) ?? []), measured]);
-      }
+    for (const { target, workload } of roundOrder(ofKind, round)) {
+      await settled();
+      const measured = await measure(
+        {
+          url: target.url,
+          requests: workload.requests,
+          connections,
+          warmupSeconds: round === 0 ? settings.warmupSeconds : settings.roundWarmupSeconds,
+          seconds: settings.seconds,
+        },
+        { target: target.name, workload: workload.id, kind },
+        target,
+      );
+      const key = `${target.name}\n${workload.id}`;
+      byRow.set(key, [...(byRow.get(key) ?? []), measured]);
     }
   }
   return [...byRow.values()].map((rounds) => {
