@@ -257,3 +257,30 @@ describe('connection deadlines', { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe('the access log under load', { timeout: 60_000 }, () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kit-access-log-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('writes one line per request, all of them, the last ones when SIGTERM stops it', async () => {
+    // Unauthenticated reads: each is answered (401) and logged without a key to set up; the failed-auth throttle
+    // is raised so that none is refused before the end.
+    const server = await start({ DATA_DIR: dataDir, AUTH_FAILURE_LIMIT: '1000000' });
+    let logged = '';
+    server.process.stdout?.on('data', (chunk: Buffer) => {
+      logged += chunk.toString();
+    });
+    const url = `http://127.0.0.1:${server.port}/api/v1/products`;
+    const statuses: number[] = [];
+    // 40 at a time, so that lines pile up while the destination is still writing the ones before.
+    for (let batch = 0; batch < 50; batch++) {
+      const answers = await Promise.all(Array.from({ length: 40 }, () => fetch(url)));
+      statuses.push(...answers.map((answer) => answer.status));
+    }
+    await stop(server);
+    expect(new Set(statuses)).toEqual(new Set([401]));
+    const lines = logged.split('\n').filter((line) => line.includes('"msg":"request"'));
+    expect(lines).toHaveLength(2_000);
+    expect(new Set(lines.map((line) => (JSON.parse(line) as { reqId: string }).reqId)).size).toBe(2_000);
+  });
+});
