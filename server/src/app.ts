@@ -1,14 +1,11 @@
 import express, { type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiValidatorOpts as OpenApiValidatorOptions } from 'express-openapi-validator/dist/framework/types.js';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { loadContract } from './contract.ts';
 import type { Store } from './db/database.ts';
-import { inTransaction } from './db/in-transaction.ts';
-import { outboxEvents } from './domain/outbox-events.ts';
-import { type NetworkPolicy, webhookSender } from './domain/ssrf-guard.ts';
+import { webhookSender } from './domain/ssrf-guard.ts';
 import { authenticate } from './http/authenticate.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
@@ -17,12 +14,14 @@ import { compileOperationLookup } from './http/operation-lookup.ts';
 import { skipIdleParameterMutation } from './http/parameter-mutation.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
-import { contractRoutes, type Storage } from './http/routes.ts';
+import { contractRoutes } from './http/routes.ts';
 import { requireStorableInput } from './http/storable-input.ts';
 import { API_KEY_REVOKED_CHANNEL, revokesHeard } from './resources/credentials/key-revocations.ts';
-import { handlers as allHandlers, createRepositories, type Database } from './resources/index.ts';
-import type { Deps, Handlers } from './resources/operation.ts';
+import { handlers as allHandlers } from './resources/index.ts';
+import type { Handlers } from './resources/operation.ts';
+import { transactionalStorage } from './storage.ts';
 import { deliveryWorker } from './worker/delivery-worker.ts';
+import { startWriteThread } from './write-thread.ts';
 
 export interface AppOptions {
   store: Store;
@@ -32,32 +31,16 @@ export interface AppOptions {
   overrides?: Partial<Handlers>;
 }
 
-/**
- * What handlers use, on one database handle: the pool, or one write's transaction. Every repository is bound to
- * it, and events go to the outbox through the same handle, so a change and the deliveries it causes commit or
- * roll back together. The one place a handler's dependencies are built.
- */
-export function depsFor(db: Kysely<Database>, store: Store, network: NetworkPolicy): Deps {
-  const repositories = createRepositories(db, store.engine);
-  return { repositories, events: outboxEvents(repositories), network };
-}
-
-/**
- * Reads run on the pool; each write runs in one transaction of its own, so its change, its outbox rows and (for
- * an idempotent request) its claimed key and stored reply commit together (`inTransaction`: one SQLite refuses as
- * busy runs again from the start).
- */
-export function transactionalStorage(store: Store, network: NetworkPolicy): Storage {
-  return {
-    deps: depsFor(store.db, store, network),
-    write: (work) => inTransaction(store.db, (trx) => work(depsFor(trx, store, network))),
-  };
-}
-
 /** Builds the Express app; start-up (listening, signals) lives in server.ts. */
 export function createApp({ store, config, logger, overrides = {} }: AppOptions) {
   const network = { allowPrivateNetworks: config.webhookAllowPrivateNetworks };
-  const storage = transactionalStorage(store, network);
+  // The embedded store's writes run on a thread of their own (write-thread.ts), except with handlers replaced,
+  // which only this thread has.
+  const writeThread =
+    store.embedded && Object.keys(overrides).length === 0
+      ? startWriteThread({ ...store.embedded, network, logLevel: config.logLevel })
+      : undefined;
+  const storage = { ...transactionalStorage(store, network), ...(writeThread ? { writeThread } : {}) };
   const { repositories } = storage.deps;
   // Started by the caller once the app listens (server.ts, the test harness).
   const worker = deliveryWorker({
@@ -111,5 +94,5 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   app.use(contractRoutes({ ...allHandlers, ...overrides }, storage));
   app.use(unknownRoute);
   app.use(errorHandler(logger));
-  return { app, repositories, worker };
+  return { app, repositories, worker, writeThread };
 }

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const applied = await migrate(store, config.databaseSchema);
   logger.info({ engine: store.engine, migrations: applied }, 'store ready');
 
-  const { app, repositories, worker } = createApp({
+  const { app, repositories, worker, writeThread } = createApp({
     store,
     config: { ...config, adminToken: adminToken.value },
     logger,
@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     // net.Server#close, not http.Server#close: the latter would also drop sockets whose request is still arriving.
     net.Server.prototype.close.call(server, async () => {
       await worked;
+      await writeThread?.stop();
       await store.close();
       logger.info('stopped');
       process.exit(0);

@@ -13,6 +13,7 @@ import { type Config, loadConfig } from '../src/config.ts';
 import { type Engine, openStore, type Store } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { Handlers } from '../src/resources/operation.ts';
+import type { WriteThread } from '../src/write-thread.ts';
 import { TEST_DATABASE_URL } from './engines.global-setup.ts';
 
 export { TEST_DATABASE_URL };
@@ -27,6 +28,8 @@ export interface TestServer {
   engine: Engine;
   /** Where the data lives: a DATA_DIR for sqlite, a schema for postgres (for restarts on the same data). */
   location: { dataDir: string; databaseUrl?: string; databaseSchema?: string };
+  /** The embedded store's write thread (none on PostgreSQL, or with handlers replaced). */
+  writeThread: WriteThread | undefined;
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
@@ -106,7 +109,7 @@ export async function startServer({
   });
   const store = openStore(config);
   await migrate(store, config.databaseSchema);
-  const { app, worker } = createApp({
+  const { app, worker, writeThread } = createApp({
     store,
     config: { ...config, adminToken: ADMIN_TOKEN },
     logger: logger ?? pino({ level: 'silent' }),
@@ -121,10 +124,12 @@ export async function startServer({
     adminToken: ADMIN_TOKEN,
     engine,
     location: where,
+    writeThread,
     async close({ keepData = false } = {}) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker.stop(5000);
+      await writeThread?.stop();
       if (keepData) await store.close();
       else await discard(store, where);
     },

@@ -21,6 +21,11 @@ export interface Store {
    * `channel` (NOTIFY) until the store closes. The embedded store belongs to one process, which needs no telling.
    */
   listen?(channel: string, handlers: ListenHandlers): void;
+  /**
+   * The embedded store only: its file, for the write thread's connection (`write-thread.ts`), and when the
+   * checkpointer's thread has failed, so that every connection that writes checkpoints itself again.
+   */
+  embedded?: { file: string; checkpointerFellBack: Promise<void> };
   close(): Promise<void>;
 }
 
@@ -82,24 +87,36 @@ function unreachable(databaseUrl: string, error: unknown): ConfigError {
   );
 }
 
+/** A connection to the embedded store's file, as every connection of the process that reads or writes opens it. */
+export function connectSqlite(file: string): DatabaseSync {
+  const database = new DatabaseSync(file);
+  // WAL keeps readers off the writer's back; NORMAL sync is durable across process crashes.
+  database.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
+  );
+  return database;
+}
+
+/** Kysely on an embedded store's connection. */
+export function sqliteKysely(database: DatabaseSync): Kysely<Database> {
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: adaptNodeSqlite(database) }) });
+}
+
 function openSqlite(dataDir: string): Store {
   ensureDataDir(dataDir);
   const file = path.join(dataDir, SQLITE_FILE);
   let database: DatabaseSync;
   try {
-    database = new DatabaseSync(file);
+    database = connectSqlite(file);
   } catch (error) {
     throw dataDirError(dataDir, error);
   }
-  // WAL keeps readers off the writer's back; NORMAL sync is durable across process crashes.
-  database.exec(
-    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
-  );
   const checkpointer = startCheckpointer(database, file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adaptNodeSqlite(database) }) });
+  const db = sqliteKysely(database);
   return {
     db,
     engine: 'sqlite',
+    embedded: { file, checkpointerFellBack: checkpointer.fellBack },
     async close() {
       await checkpointer.stop();
       await db.destroy();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { transactionalStorage } from '../app.ts';
+import { transactionalStorage } from '../storage.ts';
 import { openStore, SQLITE_FILE, type Store } from './database.ts';
 import { migrate } from './migrate.ts';
 

@@ -8,7 +8,19 @@ export const RESTART_AFTER_FRAMES = 65_536;
 /** SQLite's own threshold (pages in the WAL), run on the request thread: the fallback if the checkpointer stops. */
 const AUTOCHECKPOINT_PAGES = 1000;
 
+/** A connection that writes leaves checkpoints to the checkpointer's thread (SQLite's own threshold off). */
+export function leaveCheckpointsToThread(database: DatabaseSync): void {
+  database.exec('PRAGMA wal_autocheckpoint = 0');
+}
+
+/** A connection that writes checkpoints inside its commits again, at SQLite's own threshold. */
+export function checkpointOnCommit(database: DatabaseSync): void {
+  database.exec(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+}
+
 export interface Checkpointer {
+  /** Settles when the thread has failed and `database` checkpoints itself again (other connections should too). */
+  fellBack: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,15 +42,22 @@ export function startCheckpointer(
     workerData: { file, intervalMs, restartAfterFrames },
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  database.exec('PRAGMA wal_autocheckpoint = 0');
+  leaveCheckpointsToThread(database);
   let stopping = false;
+  let announceFallBack = () => {};
+  const fellBack = new Promise<void>((resolve) => {
+    announceFallBack = resolve;
+  });
   const fallBack = () => {
-    if (!stopping && database.isOpen) database.exec(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+    if (stopping || !database.isOpen) return;
+    checkpointOnCommit(database);
+    announceFallBack();
   };
   worker.once('error', fallBack);
   worker.once('exit', fallBack);
   worker.unref();
   return {
+    fellBack,
     async stop() {
       stopping = true;
       // Referenced again while it closes: otherwise the process could end before the store has closed.

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
 import { contractOperations, type Operation, type OperationId } from '../contract.ts';
 import type { Deps, Handler, Handlers, Input } from '../resources/operation.ts';
 import { runIdempotently, type StoredReply } from './idempotency.ts';
@@ -23,6 +24,13 @@ export function assertHandlersCoverContract(
   }
 }
 
+/** An operation as the routes hand it over: what its handler receives, and its `Idempotency-Key` (writes). */
+export interface OperationCall {
+  operationId: OperationId;
+  input: Pick<Input<OperationId>, 'path' | 'query' | 'body' | 'storeId'>;
+  idempotencyKey: string | undefined;
+}
+
 /** How the routes reach the store. */
 export interface Storage {
   /** The dependencies of a read: repositories on the pool. */
@@ -32,6 +40,35 @@ export interface Storage {
    * `Idempotency-Key`) the stored reply commit together or not at all.
    */
   write<Result>(work: (deps: Deps) => Promise<Result>): Promise<Result>;
+  /**
+   * The embedded store's write operations, run whole on the write thread (`write-thread.ts`) while it runs;
+   * undefined runs them here through `write`.
+   */
+  writeThread?: { running(): boolean; run(call: OperationCall): Promise<StoredReply> };
+}
+
+/**
+ * Runs an operation's handler on `deps` (the pool, or a write's transaction), a write with an `Idempotency-Key`
+ * at most once per key (`runIdempotently`). The request thread and the write thread both run operations through it.
+ * `logOf` gives the request's logger, built only if the handler asks for it.
+ */
+export function perform(
+  handler: Handler<OperationId>,
+  call: OperationCall,
+  logOf: () => Logger,
+  deps: Deps,
+): Promise<StoredReply> {
+  const input = {
+    ...call.input,
+    get log() {
+      return logOf();
+    },
+  } as Input<OperationId>;
+  const execute = () => handler(input, deps) as Promise<StoredReply>;
+  if (!call.idempotencyKey) return execute();
+  const { storeId } = call.input;
+  const scope = { storeId, key: call.idempotencyKey, operationId: call.operationId, body: call.input.body };
+  return runIdempotently(deps.repositories.idempotency, scope, execute);
 }
 
 /**
@@ -53,27 +90,25 @@ export function contractRoutes(
     routes.set(operation.operationId, async (req, res, next) => {
       try {
         const state = req.storefront;
-        const input = {
-          // The path parameters as the validator decoded and checked them.
-          path: (req as { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {},
-          query: req.query,
-          body: req.body,
-          storeId: state.storeId ?? '',
-          get log() {
-            return state.log;
-          },
-        } as unknown as Input<OperationId>;
-        const execute = (deps: Deps): Promise<StoredReply> => handler(input, deps) as Promise<StoredReply>;
-        const idempotencyKey = operation.idempotent ? req.get('idempotency-key') : undefined;
-        const scope = { storeId: input.storeId, key: idempotencyKey ?? '', operationId: operation.operationId };
+        const call: OperationCall = {
+          operationId: operation.operationId,
+          input: {
+            // The path parameters as the validator decoded and checked them.
+            path: (req as { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {},
+            query: req.query,
+            body: req.body,
+            storeId: state.storeId ?? '',
+          } as unknown as OperationCall['input'],
+          idempotencyKey: operation.idempotent ? req.get('idempotency-key') : undefined,
+        };
+        const logOf = () => state.log;
+        const thread = storage.writeThread;
         const reply =
           operation.method === 'get'
-            ? await execute(storage.deps)
-            : await storage.write((deps) =>
-                idempotencyKey
-                  ? runIdempotently(deps.repositories.idempotency, { ...scope, body: req.body }, () => execute(deps))
-                  : execute(deps),
-              );
+            ? await perform(handler, call, logOf, storage.deps)
+            : thread?.running()
+              ? await thread.run(call)
+              : await storage.write((deps) => perform(handler, call, logOf, deps));
         if (reply.headers) res.set(reply.headers);
         if (reply.status === 204) res.status(204).end();
         else res.status(reply.status).json(reply.body);
