@@ -14,9 +14,10 @@ afterEach(async () => {
 });
 
 /**
- * An embedded store, and a write whose first `refusals` attempts SQLite refuses as busy: each reads, then a
- * second connection to the file takes the write lock (as the checkpoint thread does to start the WAL over)
- * while the attempt wants it. Waiting could deadlock, so SQLite refuses at once.
+ * An embedded store, and a write whose first `refusals` attempts SQLite refuses as busy: in each, a statement on a
+ * second connection to the file finds the write lock held (the write's own transaction took it as it began) and
+ * is refused at once, since that connection does not wait. Whatever raised it, a refusal as busy inside a write is
+ * what the retry is for.
  */
 async function writeRefused(refusals: number) {
   const dir = mkdtempSync(path.join(tmpdir(), 'sf-busy-'));

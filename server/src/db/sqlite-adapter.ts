@@ -40,6 +40,16 @@ function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): IterableIterato
 }
 
 /**
+ * Every transaction Kysely opens takes the write lock as it begins. The process writes through two connections
+ * (the write thread's, and the request thread's for the delivery worker), and a transaction that has read and
+ * then writes while the other holds the lock is refused at once, without waiting, because waiting could deadlock:
+ * the conformance run through Prism met it as a 500 "database is locked". A transaction that takes the lock first
+ * waits for it instead (`busy_timeout`). Transactions here are writes (`inTransaction`); reads run without one.
+ */
+const BEGIN = 'begin';
+const BEGIN_WRITING = 'begin immediate';
+
+/**
  * Presents Node's built-in `node:sqlite` as the better-sqlite3-shaped database Kysely's SqliteDialect expects.
  * Prepared statements are cached per SQL text: Kysely compiles the same text for the same query shape.
  */
@@ -67,7 +77,7 @@ export function adaptNodeSqlite(database: DatabaseSync): SqliteDatabase {
     prepare: (sqlText) => {
       let statement = cache.get(sqlText);
       if (!statement) {
-        statement = wrap(database.prepare(sqlText));
+        statement = wrap(database.prepare(sqlText === BEGIN ? BEGIN_WRITING : sqlText));
         if (cache.size > 500) cache.clear();
         cache.set(sqlText, statement);
       }
