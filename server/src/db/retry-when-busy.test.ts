@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { transactionalStorage } from '../storage.ts';
 import { openStore, SQLITE_FILE, type Store } from './database.ts';
@@ -44,6 +45,52 @@ async function writeRefused(refusals: number) {
   const storeNames = () => store.db.selectFrom('stores').select('name').execute();
   return { write, attempts: () => attempts, storeNames };
 }
+
+/**
+ * Another thread holds the store's write lock for `ms` (as the checkpoint thread does to start the WAL over):
+ * resolves once it holds it, with the moment it lets go.
+ */
+async function lockHeldElsewhere(file: string, ms: number): Promise<{ released: Promise<unknown> }> {
+  const holder = new Worker(
+    `const { DatabaseSync } = require('node:sqlite');
+    const { parentPort, workerData } = require('node:worker_threads');
+    const database = new DatabaseSync(workerData.file);
+    database.exec('BEGIN IMMEDIATE');
+    parentPort.postMessage('held');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms);
+    database.exec('ROLLBACK');
+    database.close();`,
+    { eval: true, workerData: { file, ms } },
+  );
+  const released = new Promise((resolve) => holder.once('exit', resolve));
+  await new Promise((resolve) => holder.once('message', resolve));
+  return { released };
+}
+
+describe('a write that meets the write lock held by another connection', () => {
+  it('waits for it as it begins and commits once (it reads first: begun without the lock, it was refused at once)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sf-busy-'));
+    const store: Store = openStore({ dataDir: dir });
+    cleanups.push(async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    await migrate(store);
+    const { released } = await lockHeldElsewhere(path.join(dir, SQLITE_FILE), 300);
+    let attempts = 0;
+    const started = Date.now();
+    const write = transactionalStorage(store, { allowPrivateNetworks: false }).write(async ({ repositories }) => {
+      attempts += 1;
+      await repositories.stores.count();
+      return repositories.stores.createStore({ id: randomUUID(), name: 'Loja', currency: 'BRL', createdAt: '2026' });
+    });
+    expect((await write).name).toBe('Loja');
+    await released;
+    expect(attempts).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(await store.db.selectFrom('stores').select('name').execute()).toEqual([{ name: 'Loja' }]);
+  });
+});
 
 describe('a write SQLite refuses as busy', () => {
   it('runs again from the start and commits once, where it answered 500 "database is locked"', async () => {
