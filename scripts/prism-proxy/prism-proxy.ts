@@ -2,7 +2,8 @@
 // (`prism proxy openapi.yaml <server> --errors`) in front of the reference server (SQLite). A recorder between
 // Prism and the server sees exactly the requests Prism found valid (with --errors Prism answers invalid ones
 // itself) and the server's answers. Every refusal among them is classified by what in the contract states it;
-// `unstated` must stay empty: a request the contract's validator accepts is refused only for a stated reason.
+// `unstated` must stay empty: a request the contract's validator accepts is refused only for a stated reason; and
+// `serverErrors` too: no request the suite sends may answer 5xx.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -36,6 +37,8 @@ export interface ProxyRun {
   refusals: Refusal[];
   /** The refusals whose basis the contract does not state. */
   unstated: Refusal[];
+  /** Every 5xx the server gave to a forwarded request: a failure of the server, whatever the contract allows. */
+  serverErrors: Omit<Refusal, 'basis'>[];
 }
 
 /** Every rule id the contract names (`x-rule`, `x-rules`). */
@@ -209,6 +212,7 @@ export async function runThroughPrism(): Promise<ProxyRun> {
     byStatus,
     refusals,
     unstated: refusals.filter((r) => r.basis.startsWith('unstated')),
+    serverErrors: exchanges.filter(({ status }) => status >= 500).map(({ body: _body, ...exchange }) => exchange),
   };
 }
 
@@ -226,5 +230,7 @@ if (import.meta.main) {
   console.log(JSON.stringify(tally(run.refusals), null, 2));
   for (const refusal of run.unstated)
     console.log(`UNSTATED ${refusal.method} ${refusal.url} → ${refusal.status} ${refusal.basis}`);
-  process.exitCode = run.unstated.length === 0 ? 0 : 1;
+  for (const failure of run.serverErrors)
+    console.log(`SERVER ERROR ${failure.method} ${failure.url} → ${failure.status} ${failure.code}`);
+  process.exitCode = run.unstated.length === 0 && run.serverErrors.length === 0 ? 0 : 1;
 }
