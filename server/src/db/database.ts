@@ -87,7 +87,7 @@ function unreachable(databaseUrl: string, error: unknown): ConfigError {
   );
 }
 
-/** A connection to the embedded store's file, as every connection of the process that reads or writes opens it. */
+/** A connection to the embedded store's file, as the request thread and the write thread open theirs. */
 export function connectSqlite(file: string): DatabaseSync {
   const database = new DatabaseSync(file);
   // WAL keeps readers off the writer's back; NORMAL sync is durable across process crashes.

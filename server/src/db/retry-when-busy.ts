@@ -17,10 +17,11 @@ export function isSqliteBusy(error: unknown): boolean {
 /**
  * Runs an embedded-store transaction again when SQLite refuses it with SQLITE_BUSY. The busy timeout waits out a
  * lock held by another connection, but not always: SQLite refuses at once where waiting could deadlock (a
- * transaction that has read and then writes while another connection holds the write lock), and while the
- * checkpoint thread started the WAL over, one or two creates in every 25,000 under sustained load answered 500
- * "database is locked" after about 80 ms. The refused transaction has been rolled back whole, so running it
- * again from the start is safe: nothing of the first attempt was kept.
+ * transaction that has read and then writes while another connection holds the write lock; since every transaction
+ * takes the lock as it begins, `sqlite-adapter.ts`, that one no longer arises), and while the checkpoint thread
+ * started the WAL over, one or two creates in every 25,000 under sustained load answered 500 "database is locked"
+ * after about 80 ms (before that change). The retry stays for whatever refusal is left. The refused transaction has
+ * been rolled back whole, so running it again from the start is safe: nothing of the first attempt was kept.
  */
 export async function retryingWhenBusy<T>(transaction: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {

@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 export const CHECKPOINT_INTERVAL_MS = 200;
 /** WAL frames (of a page each) past which the checkpointer makes the next write start the WAL over (256 MiB). */
 export const RESTART_AFTER_FRAMES = 65_536;
-/** SQLite's own threshold (pages in the WAL), run on the request thread: the fallback if the checkpointer stops. */
+/** SQLite's own threshold (pages in the WAL), run by each connection that writes: the checkpointer's fallback. */
 const AUTOCHECKPOINT_PAGES = 1000;
 
 /** A connection that writes leaves checkpoints to the checkpointer's thread (SQLite's own threshold off). */

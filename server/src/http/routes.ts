@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { contractOperations, type Operation, type OperationId } from '../contract.ts';
 import type { Deps, Handler, Handlers, Input } from '../resources/operation.ts';
+import type { WriteThread } from '../write-thread.ts';
 import { runIdempotently, type StoredReply } from './idempotency.ts';
 
 /** Fails start-up when an operation of the contract has no handler (or a handler has no operation). */
@@ -44,7 +45,7 @@ export interface Storage {
    * The embedded store's write operations, run whole on the write thread (`write-thread.ts`) while it runs;
    * undefined runs them here through `write`.
    */
-  writeThread?: { running(): boolean; run(call: OperationCall): Promise<StoredReply> };
+  writeThread?: Pick<WriteThread, 'running' | 'run'>;
 }
 
 /**
