@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
+import { lockHeldElsewhere } from '../../test/lock-held-elsewhere.ts';
 import { transactionalStorage } from '../storage.ts';
 import { openStore, SQLITE_FILE, type Store } from './database.ts';
 import { migrate } from './migrate.ts';
@@ -44,27 +44,6 @@ async function writeRefused(refusals: number) {
   });
   const storeNames = () => store.db.selectFrom('stores').select('name').execute();
   return { write, attempts: () => attempts, storeNames };
-}
-
-/**
- * Another thread holds the store's write lock for `ms` (as the checkpoint thread does to start the WAL over):
- * resolves once it holds it, with the moment it lets go.
- */
-async function lockHeldElsewhere(file: string, ms: number): Promise<{ released: Promise<unknown> }> {
-  const holder = new Worker(
-    `const { DatabaseSync } = require('node:sqlite');
-    const { parentPort, workerData } = require('node:worker_threads');
-    const database = new DatabaseSync(workerData.file);
-    database.exec('BEGIN IMMEDIATE');
-    parentPort.postMessage('held');
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms);
-    database.exec('ROLLBACK');
-    database.close();`,
-    { eval: true, workerData: { file, ms } },
-  );
-  const released = new Promise((resolve) => holder.once('exit', resolve));
-  await new Promise((resolve) => holder.once('message', resolve));
-  return { released };
 }
 
 describe('a write that meets the write lock held by another connection', () => {

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { claimIfDue } from '../../db/claim-if-due.ts';
 import type { Engine } from '../../db/database.ts';
 import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
@@ -142,6 +143,15 @@ function runLog(db: Kysely<Database>) {
   };
 }
 
+/** Running runs due at `at`, the longest due first. */
+function dueRuns(db: Kysely<Database>, at: string) {
+  return db
+    .selectFrom('automation_runs')
+    .where('status', '=', 'running')
+    .where('resume_at', '<=', at)
+    .orderBy('resume_at');
+}
+
 /** The queue the worker claims due runs from, and the steps it records as it executes them. */
 function runQueue(db: Kysely<Database>, engine: Engine) {
   return {
@@ -150,25 +160,21 @@ function runQueue(db: Kysely<Database>, engine: Engine) {
      * instance takes them meanwhile and a run cut off by a crash is picked up again then.
      */
     claimDueRuns: (at: string, leaseUntil: string, limit: number): Promise<AutomationRun[]> =>
-      inTransaction(db, async (trx) => {
-        let due = trx
-          .selectFrom('automation_runs')
-          .select('id')
-          .where('status', '=', 'running')
-          .where('resume_at', '<=', at)
-          .orderBy('resume_at')
-          .limit(limit);
-        if (engine === 'postgres') due = due.forUpdate().skipLocked();
-        const ids = (await due.execute()).map((row) => row.id);
-        if (ids.length === 0) return [];
-        const rows = await trx
-          .updateTable('automation_runs')
-          .set({ resume_at: leaseUntil })
-          .where('id', 'in', ids)
-          .returningAll()
-          .execute();
-        return rows.map(toRun);
-      }),
+      claimIfDue(dueRuns(db, at), () =>
+        inTransaction(db, async (trx) => {
+          let due = dueRuns(trx, at).select('id').limit(limit);
+          if (engine === 'postgres') due = due.forUpdate().skipLocked();
+          const ids = (await due.execute()).map((row) => row.id);
+          if (ids.length === 0) return [];
+          const rows = await trx
+            .updateTable('automation_runs')
+            .set({ resume_at: leaseUntil })
+            .where('id', 'in', ids)
+            .returningAll()
+            .execute();
+          return rows.map(toRun);
+        }),
+      ),
 
     /** Records a sent message and where the run goes on from, together: a resumed run never sends it twice. */
     sendMessage: (message: OutboxMessage, nextStep: number | null) =>

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
+import { claimIfDue } from '../../db/claim-if-due.ts';
 import type { Engine } from '../../db/database.ts';
 import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
@@ -141,6 +142,17 @@ async function settle(trx: Kysely<Database>, claim: ClaimedDelivery, outcome: At
     .execute();
 }
 
+/** Pending deliveries of active webhooks due at `at`, the longest due first. */
+function dueDeliveries(db: Kysely<Database>, at: string) {
+  const activeWebhooks = db.selectFrom('webhooks').select('id').where('active', '=', 1);
+  return db
+    .selectFrom('webhook_deliveries')
+    .where('status', '=', 'PENDING')
+    .where('next_attempt_at', '<=', at)
+    .where('webhook_id', 'in', activeWebhooks)
+    .orderBy('next_attempt_at');
+}
+
 /** The queue the worker claims due deliveries from and records their attempts in. */
 function deliveryQueue(db: Kysely<Database>, engine: Engine) {
   return {
@@ -155,40 +167,34 @@ function deliveryQueue(db: Kysely<Database>, engine: Engine) {
       limit: number,
       leaseUntil: (attempt: number, webhook: WebhookRecord) => string,
     ): Promise<ClaimedDelivery[]> =>
-      inTransaction(db, async (trx) => {
-        const activeWebhooks = trx.selectFrom('webhooks').select('id').where('active', '=', 1);
-        let due = trx
-          .selectFrom('webhook_deliveries')
-          .selectAll()
-          .where('status', '=', 'PENDING')
-          .where('next_attempt_at', '<=', at)
-          .where('webhook_id', 'in', activeWebhooks)
-          .orderBy('next_attempt_at')
-          .limit(limit);
-        if (engine === 'postgres') due = due.forUpdate().skipLocked();
-        const rows = await due.execute();
-        if (rows.length === 0) return [];
-        const webhooks = await trx
-          .selectFrom('webhooks')
-          .selectAll()
-          .where('id', 'in', [...new Set(rows.map((row) => row.webhook_id))])
-          .execute();
-        const { decode } = storeTable(trx, 'webhooks', webhookColumns);
-        const byId = new Map(webhooks.map((row) => [row.id, decode(row)]));
-        const claimed: ClaimedDelivery[] = [];
-        for (const delivery of rows) {
-          const webhook = byId.get(delivery.webhook_id);
-          if (!webhook) continue;
-          const attempt = Number(delivery.attempts) + 1;
-          await trx
-            .updateTable('webhook_deliveries')
-            .set({ attempts: attempt, next_attempt_at: leaseUntil(attempt, webhook), updated_at: at })
-            .where('id', '=', delivery.id)
+      claimIfDue(dueDeliveries(db, at), () =>
+        inTransaction(db, async (trx) => {
+          let due = dueDeliveries(trx, at).selectAll().limit(limit);
+          if (engine === 'postgres') due = due.forUpdate().skipLocked();
+          const rows = await due.execute();
+          if (rows.length === 0) return [];
+          const webhooks = await trx
+            .selectFrom('webhooks')
+            .selectAll()
+            .where('id', 'in', [...new Set(rows.map((row) => row.webhook_id))])
             .execute();
-          claimed.push({ delivery: { ...delivery, attempts: attempt }, attempt, webhook });
-        }
-        return claimed;
-      }),
+          const { decode } = storeTable(trx, 'webhooks', webhookColumns);
+          const byId = new Map(webhooks.map((row) => [row.id, decode(row)]));
+          const claimed: ClaimedDelivery[] = [];
+          for (const delivery of rows) {
+            const webhook = byId.get(delivery.webhook_id);
+            if (!webhook) continue;
+            const attempt = Number(delivery.attempts) + 1;
+            await trx
+              .updateTable('webhook_deliveries')
+              .set({ attempts: attempt, next_attempt_at: leaseUntil(attempt, webhook), updated_at: at })
+              .where('id', '=', delivery.id)
+              .execute();
+            claimed.push({ delivery: { ...delivery, attempts: attempt }, attempt, webhook });
+          }
+          return claimed;
+        }),
+      ),
 
     /** Records how a claimed attempt ended and settles the delivery, together. */
     recordAttempt: (claim: ClaimedDelivery, outcome: AttemptOutcome) =>
