@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { LoggerOnFirstUse } from './logger-on-first-use.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -14,16 +15,9 @@ export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
     const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    // The child logger is made on first use: most requests never log beyond the access line, and with the
-    // access line off (LOG_LEVEL above info) building it for every request would cost more than the request.
-    let child: Logger | undefined;
-    req.storefront = {
-      requestId,
-      get log() {
-        child ??= logger.child({ reqId: requestId });
-        return child;
-      },
-    };
+    // The child logger is made on first use (with the access line off, LOG_LEVEL above info, building it for
+    // every request would cost more than the request).
+    req.storefront = Object.assign(new LoggerOnFirstUse(() => logger.child({ reqId: requestId })), { requestId });
     res.setHeader('X-Request-Id', requestId);
     if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();

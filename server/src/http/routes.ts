@@ -4,6 +4,7 @@ import { contractOperations, type Operation, type OperationId } from '../contrac
 import type { Deps, Handler, Handlers, Input } from '../resources/operation.ts';
 import type { WriteThread } from '../write-thread.ts';
 import { runIdempotently, type StoredReply } from './idempotency.ts';
+import { LoggerOnFirstUse } from './logger-on-first-use.ts';
 
 /** Fails start-up when an operation of the contract has no handler (or a handler has no operation). */
 export function assertHandlersCoverContract(
@@ -59,12 +60,7 @@ export function perform(
   logOf: () => Logger,
   deps: Deps,
 ): Promise<StoredReply> {
-  const input = {
-    ...call.input,
-    get log() {
-      return logOf();
-    },
-  } as Input<OperationId>;
+  const input = Object.assign(new LoggerOnFirstUse(logOf), call.input) as Input<OperationId>;
   const execute = () => handler(input, deps) as Promise<StoredReply>;
   if (!call.idempotencyKey) return execute();
   const { storeId } = call.input;
