@@ -216,7 +216,7 @@ export function markdown(report: Report): string {
     `- Machine: ${m.cores} cores (${m.cpu}), ${m.platform}; load average at the end ${m.loadAverage.join(' / ')}`,
     `- Node ${m.node}; autocannon 9, ${s.connections.join(' and ')} connections; each row is the median of ${s.rounds} rounds of ${s.seconds} s, each round measuring workload by workload with the targets in turn (${s.warmupSeconds} s warm-up before a workload's first round, ${s.roundWarmupSeconds} s before the others), each once the machine has settled from the one before`,
     `- ${report.generatedAt}, ${Math.round(report.durationSeconds)} s in all; list fixtures: ${s.webhookCounts.join(' and ')} webhooks, pages of 50`,
-    "- Servers run as `npm start` runs them by default (no `NODE_ENV`, no `LOG_LEVEL`: see the README's configuration table for what that means for logging and response validation); `prism` is raw `prism mock openapi.yaml`, `mock` is `npm run mock`",
+    "- Servers run as `npm start` runs them by default (its Node flags, no `NODE_ENV`, no `LOG_LEVEL`: see the README's configuration table for what that means for logging and response validation); `prism` is raw `prism mock openapi.yaml`, `mock` is `npm run mock`",
     '',
     '| target | workload | conn | req/s | p50 | p99 | errors | RSS | CPU/req | ×raw | ×express | ×prism | bytes/resp |',
     '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',

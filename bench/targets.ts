@@ -1,7 +1,7 @@
 // The targets: each is started fresh on 127.0.0.1 (its own process, its own store) and stopped after.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -140,6 +140,20 @@ async function checkoutOf(ref: string): Promise<{ root: string; remove(): Promis
 }
 
 /**
+ * The Node flags `npm start` gives the server in the checkout at `root` (its package.json's `start` script,
+ * `node <flags> server/src/server.ts`), so that every server target runs as it would be started, at its own ref.
+ */
+export async function startFlags(root: string): Promise<string[]> {
+  const { scripts } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const flags = /^node\s+(.*?)\s*server\/src\/server\.ts$/.exec(scripts.start ?? '')?.[1];
+  if (flags === undefined)
+    throw new Error(`the start script of ${root}/package.json is not node [flags] server/src/server.ts`);
+  return flags.split(/\s+/).filter((flag) => flag.length > 0);
+}
+
+/**
  * The reference server as `npm start` runs it by default (no NODE_ENV, no LOG_LEVEL: the report says what that
  * means), with a rate limit high enough never to answer 429.
  */
@@ -173,7 +187,7 @@ async function startServer(name: TargetName, options: StartOptions): Promise<Tar
   try {
     const root = checkout?.root ?? ROOT;
     child = await startChild(
-      [...(options.nodeFlags ?? []), path.join(root, 'server/src/server.ts')],
+      [...(await startFlags(root)), ...(options.nodeFlags ?? []), path.join(root, 'server/src/server.ts')],
       env,
       url + PROBE_PATH,
       { cwd: root },
