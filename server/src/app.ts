@@ -38,7 +38,12 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   // which only this thread has.
   const writeThread =
     store.embedded && Object.keys(overrides).length === 0
-      ? startWriteThread({ ...store.embedded, network, logLevel: config.logLevel })
+      ? startWriteThread({
+          ...store.embedded,
+          network,
+          logLevel: config.logLevel,
+          textReplies: !config.validateResponses,
+        })
       : undefined;
   const storage = { ...transactionalStorage(store, network), ...(writeThread ? { writeThread } : {}) };
   const { repositories } = storage.deps;

@@ -5,16 +5,15 @@ import pino from 'pino';
 import type { OperationId } from './contract.ts';
 import { connectSqlite, type Store, sqliteKysely } from './db/database.ts';
 import { checkpointOnCommit, leaveCheckpointsToThread } from './db/sqlite-checkpointer.ts';
-import type { NetworkPolicy } from './domain/ssrf-guard.ts';
 import { ApiError } from './errors.ts';
 import { perform } from './http/routes.ts';
 import { revocationsSoFar } from './resources/credentials/key-revocations.ts';
 import { handlers } from './resources/index.ts';
 import type { Handler } from './resources/operation.ts';
 import { transactionalStorage } from './storage.ts';
-import type { Failure, ThreadAnswer, ThreadMessage } from './write-thread.ts';
+import type { Failure, ThreadAnswer, ThreadMessage, WriteThreadOptions } from './write-thread.ts';
 
-const { file, network, logLevel } = workerData as { file: string; network: NetworkPolicy; logLevel: string };
+const { file, network, logLevel, textReplies } = workerData as Omit<WriteThreadOptions, 'checkpointerFellBack'>;
 const database = connectSqlite(file);
 leaveCheckpointsToThread(database);
 const db = sqliteKysely(database);
@@ -48,7 +47,12 @@ port?.on('message', async (message: ThreadMessage) => {
   try {
     const handler = handlers[call.operationId] as Handler<OperationId>;
     const reply = await storage.write((deps) => perform(handler, call, () => logger, deps));
-    answer = { id, keysRevoked: revocationsSoFar() !== revocations, reply };
+    const { body, ...rest } = reply;
+    answer = {
+      id,
+      keysRevoked: revocationsSoFar() !== revocations,
+      reply: textReplies ? { ...rest, json: JSON.stringify(body) } : reply,
+    };
   } catch (error) {
     answer = { id, keysRevoked: revocationsSoFar() !== revocations, failure: failureOf(error) };
   }

@@ -10,8 +10,19 @@ export type Failure =
   | { apiError: { status: number; code: ErrorCode; message: string; details: ErrorDetail[] | undefined } }
   | { error: { name: string; message: string; stack: string | undefined } };
 
+/**
+ * A reply whose body is already JSON text (undefined for a reply without a body), sent as it is: the thread made
+ * the text, so the request thread neither copies an object graph out of the message nor serialises it again.
+ */
+export interface TextReply extends Omit<StoredReply, 'body'> {
+  json: string | undefined;
+}
+
 /** What the thread sends back for a call (write-thread-entry.ts). */
-export type ThreadAnswer = { id: number; keysRevoked: boolean } & ({ reply: StoredReply } | { failure: Failure });
+export type ThreadAnswer = { id: number; keysRevoked: boolean } & (
+  | { reply: StoredReply | TextReply }
+  | { failure: Failure }
+);
 
 /** What the request thread sends: a call to run, or an instruction. */
 export type ThreadMessage = { id: number; call: OperationCall } | 'checkpoint-on-commit' | 'stop';
@@ -21,6 +32,11 @@ export interface WriteThreadOptions {
   file: string;
   network: NetworkPolicy;
   logLevel: string;
+  /**
+   * Replies come back as `TextReply`: true unless responses are checked against the contract, which
+   * express-openapi-validator does on the object given to `res.json`.
+   */
+  textReplies: boolean;
   /** Settles when the checkpointer's thread has failed: the write thread's connection then checkpoints itself. */
   checkpointerFellBack: Promise<void>;
 }
@@ -28,7 +44,7 @@ export interface WriteThreadOptions {
 export interface WriteThread {
   /** False once the thread has stopped or failed: writes then run on the request thread, as on PostgreSQL. */
   running(): boolean;
-  run(call: OperationCall): Promise<StoredReply>;
+  run(call: OperationCall): Promise<StoredReply | TextReply>;
   stop(): Promise<void>;
 }
 
@@ -53,11 +69,9 @@ function revive(failure: Failure): Error {
  * answered. Should the thread fail, its calls in flight answer 500 and later writes run on the request thread.
  */
 export function startWriteThread(options: WriteThreadOptions): WriteThread {
-  const { file, network, logLevel, checkpointerFellBack } = options;
-  const worker = new Worker(new URL('./write-thread-entry.ts', import.meta.url), {
-    workerData: { file, network, logLevel },
-  });
-  const pending = new Map<number, { resolve(reply: StoredReply): void; reject(error: Error): void }>();
+  const { checkpointerFellBack, ...settings } = options;
+  const worker = new Worker(new URL('./write-thread-entry.ts', import.meta.url), { workerData: settings });
+  const pending = new Map<number, { resolve(reply: StoredReply | TextReply): void; reject(error: Error): void }>();
   let nextId = 0;
   let running = true;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
@@ -82,7 +96,7 @@ export function startWriteThread(options: WriteThreadOptions): WriteThread {
     running: () => running,
     run(call) {
       const id = nextId++;
-      return new Promise<StoredReply>((resolve, reject) => {
+      return new Promise<StoredReply | TextReply>((resolve, reject) => {
         pending.set(id, { resolve, reject });
         send({ id, call });
       });

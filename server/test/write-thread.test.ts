@@ -4,6 +4,17 @@ import type { OperationCall } from '../src/http/routes.ts';
 import type { WriteThread } from '../src/write-thread.ts';
 import { createTenant, rawRequest, startServer, type Tenant, type TestServer } from './harness.ts';
 
+// The whole 409 envelope of a duplicate slug, as each thread answers it (checked against the request thread below).
+const duplicateOf = (slug: string) => ({
+  success: false,
+  error: {
+    message: 'Já existe um registro com este valor na loja.',
+    code: 'DUPLICATE_ENTRY',
+    details: [{ location: 'body', path: 'slug', reason: `slug já utilizado: ${slug}` }],
+  },
+  meta: { timestamp: expect.any(String), status: 409 },
+});
+
 // The embedded store's writes run on a thread of their own (server/src/write-thread.ts); every other suite runs its
 // embedded-store writes through it too. These tests prove what only the thread has: that writes do go through it,
 // what a failure on it becomes, and that the request thread takes over once it has stopped.
@@ -47,17 +58,6 @@ describe('the embedded store’s write thread', () => {
     expect(calls).toEqual(['createProduct']);
   });
 
-  // The whole 409 envelope of a duplicate slug, as each thread answers it (checked against the request thread below).
-  const duplicateOf = (slug: string) => ({
-    success: false,
-    error: {
-      message: 'Já existe um registro com este valor na loja.',
-      code: 'DUPLICATE_ENTRY',
-      details: [{ location: 'body', path: 'slug', reason: `slug já utilizado: ${slug}` }],
-    },
-    meta: { timestamp: expect.any(String), status: 409 },
-  });
-
   it('answers an API error raised on the thread with its documented envelope', async () => {
     calls.length = 0;
     expect((await create('Caneca Verde')).status).toBe(201);
@@ -89,5 +89,77 @@ describe('the embedded store’s write thread', () => {
     expect(duplicate.status).toBe(409);
     expect(duplicate.body).toEqual(duplicateOf('caneca-verde'));
     expect(calls).toEqual([]);
+  });
+});
+
+// As `npm start` runs it (responses not checked against the contract), the thread sends each reply's body as the
+// JSON text it made, and the request thread sends that text as it is. The same exchanges as the request thread's
+// own replies: status, Content-Type, body, the replay's header, a 204 without a body.
+describe('the write thread’s replies as JSON text (VALIDATE_RESPONSES=false)', () => {
+  let server: TestServer;
+  let tenant: Tenant;
+  let thread: WriteThread;
+  const replies: unknown[] = [];
+
+  beforeAll(async () => {
+    server = await startServer({ engine: 'sqlite', env: { VALIDATE_RESPONSES: 'false' } });
+    if (!server.writeThread) throw new Error('the embedded store started without its write thread');
+    thread = server.writeThread;
+    const run = thread.run.bind(thread);
+    thread.run = async (call: OperationCall) => {
+      const reply = await run(call);
+      replies.push(reply);
+      return reply;
+    };
+    tenant = await createTenant(server);
+  });
+  afterAll(() => server.close());
+
+  const exchange = async (method: string, urlPath: string, body?: object, key?: string) => {
+    const response = await fetch(server.baseUrl + urlPath, {
+      method,
+      headers: {
+        ...tenant.headers,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(key ? { 'idempotency-key': key } : {}),
+      },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      replayed: response.headers.get('idempotent-replayed'),
+      text: await response.text(),
+    };
+  };
+  const product = { name: 'Caneca Lilás', type: 'DIGITAL', status: 'ACTIVE', price: 49.9 };
+
+  it('answers a create, its replay and a delete as the request thread would, from the text the thread made', async () => {
+    replies.length = 0;
+    const created = await exchange('POST', '/api/v1/products', product, 'caneca-lilas');
+    expect(created).toMatchObject({ status: 201, contentType: 'application/json; charset=utf-8', replayed: null });
+    expect(replies).toEqual([{ status: 201, json: created.text }]);
+    const { id } = (JSON.parse(created.text) as { data: { product: { id: string } } }).data.product;
+    const read = await exchange('GET', `/api/v1/products/${id}`);
+    const readProduct = (JSON.parse(read.text) as { data: { product: object } }).data.product;
+    expect(JSON.parse(created.text)).toEqual({
+      success: true,
+      data: { product: { ...readProduct, variants: undefined } },
+    });
+
+    const replay = await exchange('POST', '/api/v1/products', product, 'caneca-lilas');
+    expect(replay).toEqual({ ...created, replayed: 'true' });
+
+    const deleted = await exchange('DELETE', `/api/v1/products/${id}`);
+    expect(deleted).toEqual({ status: 204, contentType: null, replayed: null, text: '' });
+    expect(replies).toHaveLength(3);
+    expect((await exchange('GET', `/api/v1/products/${id}`)).status).toBe(404);
+  });
+
+  it('answers an API error raised on the thread with its documented envelope', async () => {
+    expect((await exchange('POST', '/api/v1/products', { ...product, name: 'Caneca Rosa' })).status).toBe(201);
+    const duplicate = await exchange('POST', '/api/v1/products', { ...product, name: 'Caneca Rosa' });
+    expect(duplicate).toMatchObject({ status: 409, contentType: 'application/json; charset=utf-8' });
+    expect(JSON.parse(duplicate.text)).toEqual(duplicateOf('caneca-rosa'));
   });
 });

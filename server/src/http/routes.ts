@@ -1,8 +1,8 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { contractOperations, type Operation, type OperationId } from '../contract.ts';
 import type { Deps, Handler, Handlers, Input } from '../resources/operation.ts';
-import type { WriteThread } from '../write-thread.ts';
+import type { TextReply, WriteThread } from '../write-thread.ts';
 import { runIdempotently, type StoredReply } from './idempotency.ts';
 import { LoggerOnFirstUse } from './logger-on-first-use.ts';
 
@@ -68,6 +68,14 @@ export function perform(
   return runIdempotently(deps.repositories.idempotency, scope, execute);
 }
 
+/** Sends a handler's reply: its body as JSON, or the JSON text the write thread already made of it. */
+function send(res: Response, reply: StoredReply | TextReply): void {
+  if (reply.headers) res.set(reply.headers);
+  if (reply.status === 204) res.status(204).end();
+  else if ('json' in reply) res.status(reply.status).type('json').send(reply.json);
+  else res.status(reply.status).json(reply.body);
+}
+
 /**
  * Every operation of the contract, dispatched by the operation the validator's look-up found for the request
  * (`req.storefront.operation`, set by authentication): the request is matched against the contract's paths
@@ -106,9 +114,7 @@ export function contractRoutes(
             : thread?.running()
               ? await thread.run(call)
               : await storage.write((deps) => perform(handler, call, logOf, deps));
-        if (reply.headers) res.set(reply.headers);
-        if (reply.status === 204) res.status(204).end();
-        else res.status(reply.status).json(reply.body);
+        send(res, reply);
       } catch (error) {
         next(error);
       }
