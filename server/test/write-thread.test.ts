@@ -67,6 +67,32 @@ describe('the embedded store’s write thread', () => {
     expect(calls).toEqual(['createProduct', 'createProduct']);
   });
 
+  it('answers writes sent at once each with its own outcome: a conflict among them undoes only itself', async () => {
+    calls.length = 0;
+    const createKeyed = (name: string, key: string) =>
+      rawRequest(server.baseUrl, 'POST', '/api/v1/products', {
+        headers: { ...tenant.headers, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ name, type: 'DIGITAL', status: 'ACTIVE', price: 49.9 }),
+      });
+    const [unique, twins, keyed] = await Promise.all([
+      Promise.all(Array.from({ length: 8 }, (_, index) => create(`Caneca Junta ${index}`))),
+      Promise.all([create('Caneca Gêmea'), create('Caneca Gêmea')]),
+      Promise.all([createKeyed('Caneca Chave', 'junta'), createKeyed('Caneca Chave', 'junta')]),
+    ]);
+    expect(calls).toHaveLength(12);
+    expect(unique.map((response) => response.status)).toEqual(Array(8).fill(201));
+    expect(twins.map((response) => response.status).sort()).toEqual([201, 409]);
+    expect(twins.find((response) => response.status === 409)?.body).toEqual(duplicateOf('caneca-gemea'));
+    expect(keyed.map((response) => response.status)).toEqual([201, 201]);
+    expect(keyed.map((response) => response.headers.get('idempotent-replayed')).sort()).toEqual([null, 'true']);
+    expect(keyed[1]?.body).toEqual(keyed[0]?.body);
+    const created = [...unique, ...twins.filter((response) => response.status === 201), keyed[0]];
+    for (const response of created) {
+      const product = productOf(response?.body);
+      expect(productOf((await read(product.id)).body)).toEqual({ ...product, variants: [] });
+    }
+  });
+
   it('rejects a call that fails otherwise with the error raised on the thread, its stack included', async () => {
     const call = { operationId: 'noSuchOperation', input: { storeId: tenant.storeId }, idempotencyKey: undefined };
     const failure = await thread.run(call as unknown as OperationCall).catch((error: unknown) => error);
