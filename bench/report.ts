@@ -124,13 +124,19 @@ export function checkGoals(
   all('server-postgres ≥ 0.6 × server-embedded (every workload)', pgChecks);
 
   const top = Math.max(...settings.connections);
+  const tail = (r: Row) => (r.p99 / Math.max(r.p50, 0.001)).toFixed(1);
   const tailChecks = rows
     .filter((r) => isServer(r.target) && r.connections === top)
-    .map((r) => ({
-      ok: r.p99 <= 3 * r.p50,
-      detail: `${r.target} ${r.workload}: p99/p50 ${(r.p99 / Math.max(r.p50, 0.001)).toFixed(1)}`,
-    }));
-  all(`p99 ≤ 3 × p50 at ${top} connections (every server workload)`, tailChecks);
+    .map((r) => ({ ok: r.p99 <= 3 * r.p50, detail: `${r.target} ${r.workload}: p99/p50 ${tail(r)}` }));
+  // The baselines' own tails on the same machine in the same run, beside the goal and not judged by it: what the
+  // load generator and the two cores give even a server that does almost nothing.
+  const baselineTails = rows
+    .filter((r) => r.target.startsWith('baseline-') && r.connections === top)
+    .map((r) => ({ ok: true, detail: `(not judged) ${r.target} ${r.workload}: p99/p50 ${tail(r)}` }));
+  all(
+    `p99 ≤ 3 × p50 at ${top} connections (every server workload)`,
+    tailChecks.length > 0 ? [...tailChecks, ...baselineTails] : [],
+  );
 
   const small = Math.min(...settings.webhookCounts);
   const large = Math.max(...settings.webhookCounts);

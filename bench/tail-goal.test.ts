@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { Measurement } from './load.ts';
+import { checkGoals, type Settings, withRatios } from './report.ts';
+
+const settings = { connections: [10, 50], webhookCounts: [1000] } as Settings;
+
+function row(target: string, connections: number, p50: number, p99: number): Measurement {
+  return {
+    target,
+    workload: 'get-product',
+    kind: 'get-product',
+    connections,
+    requests: 1000,
+    reqPerSec: 1000,
+    p50,
+    p99,
+    errors: 0,
+    statusCodes: { 200: 1000 },
+    bytesPerResponse: 1000,
+    rss: 0,
+    cpuPerRequest: 100,
+  };
+}
+
+const tailGoal = (rows: Measurement[]) =>
+  checkGoals(withRatios(rows), [], [], settings).find((goal) => goal.goal.startsWith('p99 ≤ 3 × p50'));
+
+describe('the tail goal (p99 ≤ 3 × p50 at the highest connection count)', () => {
+  it('judges the servers only, and shows the baselines of the same run beside them', () => {
+    const rows = [
+      row('server-embedded', 50, 5, 14),
+      row('server-embedded', 10, 1, 9),
+      row('baseline-express', 50, 2, 8),
+      row('baseline-raw', 50, 1, 5),
+    ];
+    expect(tailGoal(rows)).toEqual({
+      goal: 'p99 ≤ 3 × p50 at 50 connections (every server workload)',
+      holds: true,
+      detail:
+        'server-embedded get-product: p99/p50 2.8; (not judged) baseline-express get-product: p99/p50 4.0; ' +
+        '(not judged) baseline-raw get-product: p99/p50 5.0',
+    });
+    expect(tailGoal([...rows, row('server-postgres', 50, 5, 16)])).toMatchObject({ holds: false });
+  });
+
+  it('is not measured when no server row is at that count, whatever the baselines show', () => {
+    expect(tailGoal([row('baseline-express', 50, 2, 8)])).toEqual({
+      goal: 'p99 ≤ 3 × p50 at 50 connections (every server workload)',
+      holds: null,
+      detail: 'not measured in this run',
+    });
+  });
+});
