@@ -15,6 +15,15 @@ const duplicateOf = (slug: string) => ({
   meta: { timestamp: expect.any(String), status: 409 },
 });
 
+/** A server on the embedded store, and the write thread its writes go through. */
+async function serverWithThread(
+  env: Record<string, string> = {},
+): Promise<{ server: TestServer; thread: WriteThread }> {
+  const server = await startServer({ engine: 'sqlite', env });
+  if (!server.writeThread) throw new Error('the embedded store started without its write thread');
+  return { server, thread: server.writeThread };
+}
+
 // The embedded store's writes run on a thread of their own (server/src/write-thread.ts); every other suite runs its
 // embedded-store writes through it too. These tests prove what only the thread has: that writes do go through it,
 // what a failure on it becomes, and that the request thread takes over once it has stopped.
@@ -25,9 +34,7 @@ describe('the embedded store’s write thread', () => {
   const calls: OperationId[] = [];
 
   beforeAll(async () => {
-    server = await startServer({ engine: 'sqlite' });
-    if (!server.writeThread) throw new Error('the embedded store started without its write thread');
-    thread = server.writeThread;
+    ({ server, thread } = await serverWithThread());
     // The routes call the thread through this same object: counting here counts what they hand over.
     const run = thread.run.bind(thread);
     thread.run = (call: OperationCall) => {
@@ -128,9 +135,7 @@ describe('the write thread’s replies as JSON text (VALIDATE_RESPONSES=false)',
   const replies: unknown[] = [];
 
   beforeAll(async () => {
-    server = await startServer({ engine: 'sqlite', env: { VALIDATE_RESPONSES: 'false' } });
-    if (!server.writeThread) throw new Error('the embedded store started without its write thread');
-    thread = server.writeThread;
+    ({ server, thread } = await serverWithThread({ VALIDATE_RESPONSES: 'false' }));
     const run = thread.run.bind(thread);
     thread.run = async (call: OperationCall) => {
       const reply = await run(call);
