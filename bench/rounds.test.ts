@@ -1,25 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Measurement } from './load.ts';
+// One round's measurement: the figures a test gives, plausible ones for the rest.
+import { measurement as round } from './measurement-fixture.ts';
 import { combineRounds, inTurn, roundOrder } from './rounds.ts';
-
-function round(figures: Partial<Measurement>): Measurement {
-  return {
-    target: 'server-embedded',
-    workload: 'get-product',
-    kind: 'get-product',
-    connections: 10,
-    requests: 1000,
-    reqPerSec: 100,
-    p50: 1,
-    p99: 3,
-    errors: 0,
-    statusCodes: { '200': 1000 },
-    bytesPerResponse: 500,
-    rss: 100,
-    cpuPerRequest: 300,
-    ...figures,
-  };
-}
 
 describe('combineRounds', () => {
   it('takes the median of each per-round figure and sums the counts', () => {

@@ -1,26 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Measurement } from './load.ts';
+import { measurement } from './measurement-fixture.ts';
 import { checkGoals, type Settings, withRatios } from './report.ts';
 
 const settings = { connections: [10, 50], webhookCounts: [1000] } as Settings;
 
-function row(target: string, connections: number, p50: number, p99: number): Measurement {
-  return {
-    target,
-    workload: 'get-product',
-    kind: 'get-product',
-    connections,
-    requests: 1000,
-    reqPerSec: 1000,
-    p50,
-    p99,
-    errors: 0,
-    statusCodes: { 200: 1000 },
-    bytesPerResponse: 1000,
-    rss: 0,
-    cpuPerRequest: 100,
-  };
-}
+const row = (target: string, connections: number, p50: number, p99: number): Measurement =>
+  measurement({ target, connections, p50, p99 });
 
 const tailGoal = (rows: Measurement[]) =>
   checkGoals(withRatios(rows), [], [], settings).find((goal) => goal.goal.startsWith('p99 ≤ 3 × p50'));

@@ -4,6 +4,9 @@ import type { OperationCall } from '../src/http/routes.ts';
 import type { WriteThread } from '../src/write-thread.ts';
 import { createTenant, rawRequest, startServer, type Tenant, type TestServer } from './harness.ts';
 
+/** A createProduct body: the name decides the slug, which must be new in the store. */
+const productBody = (name: string) => ({ name, type: 'DIGITAL', status: 'ACTIVE', price: 49.9 });
+
 // The whole 409 envelope of a duplicate slug, as each thread answers it (checked against the request thread below).
 const duplicateOf = (slug: string) => ({
   success: false,
@@ -45,10 +48,14 @@ describe('the embedded store’s write thread', () => {
   });
   afterAll(() => server.close());
 
-  const create = (name: string) =>
+  const create = (name: string, idempotencyKey?: string) =>
     rawRequest(server.baseUrl, 'POST', '/api/v1/products', {
-      headers: { ...tenant.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ name, type: 'DIGITAL', status: 'ACTIVE', price: 49.9 }),
+      headers: {
+        ...tenant.headers,
+        'content-type': 'application/json',
+        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+      },
+      body: JSON.stringify(productBody(name)),
     });
   const read = (id: string) => rawRequest(server.baseUrl, 'GET', `/api/v1/products/${id}`, { headers: tenant.headers });
   const productOf = (body: unknown) => (body as { data: { product: { id: string; name: string } } }).data.product;
@@ -76,15 +83,10 @@ describe('the embedded store’s write thread', () => {
 
   it('answers writes sent at once each with its own outcome: a conflict among them undoes only itself', async () => {
     calls.length = 0;
-    const createKeyed = (name: string, key: string) =>
-      rawRequest(server.baseUrl, 'POST', '/api/v1/products', {
-        headers: { ...tenant.headers, 'content-type': 'application/json', 'idempotency-key': key },
-        body: JSON.stringify({ name, type: 'DIGITAL', status: 'ACTIVE', price: 49.9 }),
-      });
     const [unique, twins, keyed] = await Promise.all([
       Promise.all(Array.from({ length: 8 }, (_, index) => create(`Caneca Junta ${index}`))),
       Promise.all([create('Caneca Gêmea'), create('Caneca Gêmea')]),
-      Promise.all([createKeyed('Caneca Chave', 'junta'), createKeyed('Caneca Chave', 'junta')]),
+      Promise.all([create('Caneca Chave', 'junta'), create('Caneca Chave', 'junta')]),
     ]);
     expect(calls).toHaveLength(12);
     expect(unique.map((response) => response.status)).toEqual(Array(8).fill(201));
@@ -163,7 +165,7 @@ describe('the write thread’s replies as JSON text (VALIDATE_RESPONSES=false)',
       text: await response.text(),
     };
   };
-  const product = { name: 'Caneca Lilás', type: 'DIGITAL', status: 'ACTIVE', price: 49.9 };
+  const product = productBody('Caneca Lilás');
 
   it('answers a create, its replay and a delete as the request thread would, from the text the thread made', async () => {
     replies.length = 0;
@@ -188,8 +190,8 @@ describe('the write thread’s replies as JSON text (VALIDATE_RESPONSES=false)',
   });
 
   it('answers an API error raised on the thread with its documented envelope', async () => {
-    expect((await exchange('POST', '/api/v1/products', { ...product, name: 'Caneca Rosa' })).status).toBe(201);
-    const duplicate = await exchange('POST', '/api/v1/products', { ...product, name: 'Caneca Rosa' });
+    expect((await exchange('POST', '/api/v1/products', productBody('Caneca Rosa'))).status).toBe(201);
+    const duplicate = await exchange('POST', '/api/v1/products', productBody('Caneca Rosa'));
     expect(duplicate).toMatchObject({ status: 409, contentType: 'application/json; charset=utf-8' });
     expect(JSON.parse(duplicate.text)).toEqual(duplicateOf('caneca-rosa'));
   });
