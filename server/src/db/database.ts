@@ -6,6 +6,7 @@ import pg from 'pg';
 import { ConfigError } from '../config.ts';
 import { dataDirError, ensureDataDir } from '../data-dir.ts';
 import type { Database } from '../resources/index.ts';
+import { answerLater } from './pg-answered-later.ts';
 import { type Listener, type ListenHandlers, listenOn } from './pg-listener.ts';
 import { prepareStatements } from './pg-prepared-statements.ts';
 import { adaptNodeSqlite } from './sqlite-adapter.ts';
@@ -136,11 +137,16 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
   const pool = new pg.Pool({
     connectionString,
     max: POOL_MAX,
+    // Statements written without waiting for the previous answer (pg-answered-later.ts).
+    pipeline: true,
     options: ['-c plan_cache_mode=auto -c enable_seqscan=off', ...(schema ? [`-c search_path=${schema}`] : [])].join(
       ' ',
     ),
   });
-  pool.on('connect', prepareStatements);
+  pool.on('connect', (client) => {
+    prepareStatements(client);
+    answerLater(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const listeners: Listener[] = [];
   return {

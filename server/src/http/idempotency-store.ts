@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { compiledOnce } from '../db/compiled-once.ts';
 import type { Engine } from '../db/database.ts';
+import { ANSWERED_LATER } from '../db/pg-answered-later.ts';
 import type { Database } from '../resources/index.ts';
 
 /** `idempotency_keys`, as server/migrations/001_core.sql creates it: one claimed key per (store, key). */
@@ -54,7 +55,9 @@ const completeKey = compiledOnce((db: Kysely<Database>) =>
     .updateTable('idempotency_keys')
     .set({ state: 'done', status: 0, body: '' })
     .where('store_id', '=', '')
-    .where('idempotency_key', '=', ''),
+    .where('idempotency_key', '=', '')
+    // Nothing waits on its answer: on PostgreSQL it leaves with the COMMIT (pg-answered-later.ts).
+    .modifyEnd(sql.raw(ANSWERED_LATER)),
 );
 
 /**

@@ -1,0 +1,74 @@
+import type { Socket } from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANSWERED_LATER, answerLater } from '../src/db/pg-answered-later.ts';
+import { engines, TEST_DATABASE_URL } from './harness.ts';
+
+describe.skipIf(!engines.includes('postgres'))('statements answered later (PostgreSQL)', () => {
+  let pool: pg.Pool;
+  let client: pg.PoolClient;
+  /** Writes that reached the connection's socket (a corked batch is one). */
+  let writes = 0;
+
+  beforeAll(async () => {
+    pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1, pipeline: true });
+    pool.on('connect', answerLater);
+    client = await pool.connect();
+    const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+    const counted = socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+    for (const method of ['_write', '_writev'] as const) {
+      const original = counted[method].bind(socket);
+      counted[method] = (...args: unknown[]) => {
+        writes += 1;
+        return original(...args);
+      };
+    }
+    await client.query('create temporary table answered (id int primary key)');
+  });
+
+  afterAll(async () => {
+    client.release();
+    await pool.end();
+  });
+
+  it('leave with the statement that follows them: begin, a read, a marked insert and commit in two writes', async () => {
+    await client.query('delete from answered');
+    writes = 0;
+    await client.query('begin');
+    const read = await client.query('select count(*)::int as n from answered');
+    const insert = await client.query(`insert into answered values ($1)${ANSWERED_LATER}`, [1]);
+    const commit = await client.query('commit');
+    expect(writes).toBe(2);
+    expect(read.rows).toEqual([{ n: 0 }]);
+    // Nobody waited for the insert: its answer is empty, and the commit vouches for it.
+    expect(insert).toMatchObject({ rowCount: null, rows: [] });
+    expect(commit.command).toBe('COMMIT');
+    expect((await client.query('select id from answered')).rows).toEqual([{ id: 1 }]);
+  });
+
+  it('report their failure at the next statement, whose transaction commits nothing', async () => {
+    await client.query('delete from answered');
+    await client.query('insert into answered values (1)');
+    await client.query('begin');
+    await client.query('insert into answered values ($1)', [2]);
+    // A duplicate key: the caller learns it from the commit, with the insert's own error.
+    await client.query(`insert into answered values ($1)${ANSWERED_LATER}`, [1]);
+    await expect(client.query('commit')).rejects.toMatchObject({ code: '23505' });
+    expect((await client.query('select id from answered order by id')).rows).toEqual([{ id: 1 }]);
+  });
+
+  it('let a rollback answer for itself when one of them failed', async () => {
+    await client.query('begin');
+    await client.query(`select 1 / $1::int${ANSWERED_LATER}`, [0]);
+    await expect(client.query('rollback')).resolves.toMatchObject({ command: 'ROLLBACK' });
+    await expect(client.query('select 1 as n')).resolves.toMatchObject({ rows: [{ n: 1 }] });
+  });
+
+  it('are awaited outside a transaction, so an answer is never left for the next user of the connection', async () => {
+    writes = 0;
+    const { rows } = await client.query(`select $1::int as n${ANSWERED_LATER}`, [7]);
+    expect(rows).toEqual([{ n: 7 }]);
+    await expect(client.query(`select 1 / $1::int${ANSWERED_LATER}`, [0])).rejects.toMatchObject({ code: '22012' });
+    expect(writes).toBe(2);
+  });
+});
