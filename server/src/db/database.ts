@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -95,6 +96,8 @@ export function connectSqlite(file: string): DatabaseSync {
   database.exec(
     'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
   );
+  // PostgreSQL's name, so that a statement making ids (the outbox's deliveries) reads the same on both engines.
+  database.function('gen_random_uuid', { deterministic: false, useBigIntArguments: false }, () => randomUUID());
   return database;
 }
 

@@ -5,34 +5,17 @@ import { now } from './clock.ts';
 import type { DomainEvents } from './events.ts';
 import { isWebhookEvent, newMessageId, type WebhookEventName, webhookMessage } from './webhook-message.ts';
 
-type OutboxRepositories = Pick<Repositories, 'webhooks' | 'webhookDeliveries' | 'automations' | 'automationRuns'>;
+type OutboxRepositories = Pick<Repositories, 'webhookDeliveries' | 'automations' | 'automationRuns'>;
 
-/** One delivery per active webhook of the store subscribed to the event; none, and no message built, when none is. */
-async function enqueueDeliveries(
+/** One delivery per active webhook of the store subscribed to the event, one message id and body for all. */
+function enqueueDeliveries(
   repositories: OutboxRepositories,
   event: { storeId: string; name: WebhookEventName; at: string; payload: Record<string, unknown> },
 ): Promise<void> {
   const { storeId, name, at, payload } = event;
-  const subscribers = await repositories.webhooks.subscribers(storeId, name);
-  if (subscribers.length === 0) return;
   const messageId = newMessageId();
   const body = webhookMessage(messageId, name, at, storeId, payload);
-  await repositories.webhookDeliveries.enqueueDeliveries(
-    subscribers.map((webhook) => ({
-      id: randomUUID(),
-      store_id: storeId,
-      webhook_id: webhook.id,
-      message_id: messageId,
-      event_type: name,
-      payload: body,
-      status: 'PENDING',
-      attempts: 0,
-      max_attempts: 1 + webhook.retryAttempts,
-      next_attempt_at: at,
-      created_at: at,
-      updated_at: at,
-    })),
-  );
+  return repositories.webhookDeliveries.enqueueForSubscribers({ storeId, event: name, messageId, body, at });
 }
 
 /**

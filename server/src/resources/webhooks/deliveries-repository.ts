@@ -1,15 +1,18 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { claimIfDue } from '../../db/claim-if-due.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Engine } from '../../db/database.ts';
 import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
+import { ANSWERED_LATER } from '../../db/pg-answered-later.ts';
 import { type PageRequest, pageOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 import { type WebhookRecord, webhookColumns } from './repository.ts';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './table.ts';
 
 type Schemas = components['schemas'];
+type WebhookEventName = Schemas['WebhookEventName'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 type ListWebhookDeliveriesQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
 
@@ -64,16 +67,69 @@ async function deliveriesOf(db: Kysely<Database>, rows: WebhookDeliveriesTable[]
   }));
 }
 
+/** An event, as the outbox hands it to its subscribers: one message (id and body) for all of them. */
+export interface OutboxMessage {
+  storeId: string;
+  event: WebhookEventName;
+  messageId: string;
+  body: string;
+  at: string;
+}
+
+/**
+ * One PENDING delivery of the message per active webhook of the store subscribed to the event, due at once, as
+ * one statement: the subscribers are read by the insert itself, so nothing waits for them, and on PostgreSQL the
+ * statement leaves with the COMMIT (pg-answered-later.ts). `gen_random_uuid()` is PostgreSQL's, and the embedded
+ * store's connections define it (database.ts › connectSqlite).
+ */
+const enqueueForSubscribers = compiledOnce((db: Kysely<Database>) =>
+  db
+    .insertInto('webhook_deliveries')
+    .columns([
+      'id',
+      'store_id',
+      'webhook_id',
+      'message_id',
+      'event_type',
+      'payload',
+      'status',
+      'attempts',
+      'max_attempts',
+      'next_attempt_at',
+      'created_at',
+      'updated_at',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('webhooks')
+        .innerJoin('webhook_events', 'webhook_events.webhook_id', 'webhooks.id')
+        .select([
+          sql<string>`CAST(gen_random_uuid() AS TEXT)`.as('id'),
+          'webhooks.store_id',
+          'webhooks.id',
+          eb.val('').as('message_id'),
+          'webhook_events.event',
+          eb.val('').as('payload'),
+          sql.lit('PENDING').as('status'),
+          sql.lit(0).as('attempts'),
+          sql<number>`1 + webhooks.retry_attempts`.as('max_attempts'),
+          eb.val('').as('next_attempt_at'),
+          eb.val('').as('created_at'),
+          eb.val('').as('updated_at'),
+        ])
+        .where('webhook_events.store_id', '=', '')
+        .where('webhook_events.event', '=', '' as WebhookEventName)
+        .where('webhook_events.active', '=', 1),
+    )
+    .modifyEnd(sql.raw(ANSWERED_LATER)),
+);
+
 /** The delivery log the API reads: what the outbox wrote, listed with its attempts, and redeliveries. */
 function deliveryLog(db: Kysely<Database>) {
   return {
-    /** Writes deliveries due now (the outbox: in the transaction of the change whose event they carry). */
-    async enqueueDeliveries(deliveries: readonly WebhookDeliveriesTable[]): Promise<void> {
-      if (deliveries.length > 0)
-        await db
-          .insertInto('webhook_deliveries')
-          .values([...deliveries])
-          .execute();
+    /** Writes the message's deliveries (the outbox: in the transaction of the change whose event they carry). */
+    async enqueueForSubscribers({ storeId, event, messageId, body, at }: OutboxMessage): Promise<void> {
+      await enqueueForSubscribers(db, [messageId, body, at, at, at, storeId, event, 1]);
     },
 
     async listWebhookDeliveries(storeId: string, webhookId: string, query: ListWebhookDeliveriesQuery & PageRequest) {

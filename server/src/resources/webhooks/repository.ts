@@ -1,7 +1,6 @@
 import { type AliasedSelectQueryBuilder, type Kysely, sql } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { flag, json, nullableJson } from '../../db/column-codecs.ts';
-import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Engine } from '../../db/database.ts';
 import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
@@ -178,18 +177,7 @@ async function totalOf(
   return Number(counted?.n ?? 0);
 }
 
-/** Who an event is delivered to: read by every write that raises one, compiled once. */
-const subscribersOf = compiledOnce((db: Kysely<Database>) =>
-  db
-    .selectFrom('webhooks')
-    .innerJoin('webhook_events', 'webhook_events.webhook_id', 'webhooks.id')
-    .selectAll('webhooks')
-    .where('webhook_events.store_id', '=', '')
-    .where('webhook_events.event', '=', '' as WebhookEventName)
-    .where('webhook_events.active', '=', 1),
-);
-
-/** The reads: one webhook, the list, and who an event is delivered to. */
+/** The reads: one webhook and the list. */
 function webhookReads(db: Kysely<Database>) {
   const webhooks = storeTable(db, 'webhooks', webhookColumns);
   return {
@@ -212,11 +200,6 @@ function webhookReads(db: Kysely<Database>) {
           ? unfilteredIds(db, storeId, filters.active, window)
           : subscribedIds(subscribed(db, storeId, events, filters.active), window);
       return { webhooks: webhooks.decodeAll(await rowsOf(db, ids, window.newestFirst)), pagination };
-    },
-
-    /** The store's active webhooks subscribed to `event` (who an event is delivered to). */
-    async subscribers(storeId: string, event: string): Promise<WebhookRecord[]> {
-      return webhooks.decodeAll(await subscribersOf(db, [storeId, event, 1]));
     },
   };
 }
