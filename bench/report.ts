@@ -68,7 +68,7 @@ export function withRatios(rows: Measurement[]): Row[] {
   }));
 }
 
-/** The servers the goals are about (a `server-embedded@<ref>` row is only the "before" of a comparison). */
+/** The servers the goals are about (a `server-…@<ref>` row is only the "before" of a comparison). */
 const isServer = (target: string): boolean => target === 'server-embedded' || target === 'server-postgres';
 
 const x = (value: number | null | undefined): string => (value == null ? '–' : `${value.toFixed(2)}×`);
@@ -170,11 +170,12 @@ export function checkGoals(
       : [{ ok: server <= prism, detail: `${Math.round(server)} ms vs ${Math.round(prism)} ms` }],
   );
 
-  for (const before of new Set(rows.map((r) => r.target).filter((t) => t.startsWith('server-embedded@')))) {
+  for (const before of new Set(rows.map((r) => r.target).filter((t) => t.includes('@')))) {
+    const server = before.slice(0, before.indexOf('@'));
     all(
       `no request path slower than ${before} (≥ ${SAME_SPEED} ×, the noise of one run)`,
       rows
-        .filter((r) => r.target === 'server-embedded')
+        .filter((r) => r.target === server)
         .flatMap((after) => {
           const was = find(rows, before, after.workload, after.connections);
           if (!was || was.reqPerSec === 0) return [];

@@ -61,10 +61,14 @@ for (const name of names) {
     throw new Error(`Unknown target ${name}; targets: ${TARGET_NAMES.join(', ')}`);
   }
 }
-// The same server at another commit, measured in the same rounds as this one: "before and after" in one run.
+// The same servers at another commit, measured in the same rounds as these: "before and after" in one run.
 const baselineRef = values['baseline-ref'];
-if (baselineRef)
-  names.splice(names.indexOf('server-embedded') + 1 || names.length, 0, `server-embedded@${baselineRef}`);
+if (baselineRef) {
+  for (const server of ['server-embedded', 'server-postgres'] as const) {
+    const at = names.indexOf(server);
+    if (at >= 0) names.splice(at + 1, 0, `${server}@${baselineRef}`);
+  }
+}
 
 const started = Date.now();
 const rows: Measurement[] = [];
@@ -82,7 +86,7 @@ interface Running {
 
 /** Starts a target (none: it was skipped, and why is recorded) and runs its memory phase when it has one. */
 async function startedTarget(name: TargetName): Promise<Running | undefined> {
-  if (name === 'server-postgres') {
+  if (name.startsWith('server-postgres')) {
     const unreachable = await postgresReachable(databaseUrl);
     if (unreachable) {
       skipped.push({ target: name, reason: unreachable });

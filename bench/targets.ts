@@ -17,8 +17,9 @@ export const TARGET_NAMES = [
   'server-embedded',
   'server-postgres',
 ] as const;
-/** A fixed target, or `server-embedded@<git ref>`: the server as it was at that ref (`--baseline-ref`). */
-export type TargetName = (typeof TARGET_NAMES)[number] | `server-embedded@${string}`;
+/** A fixed target, or a server as it was at a git ref (`server-embedded@<ref>`, `server-postgres@<ref>`: `--baseline-ref`). */
+export type TargetName = (typeof TARGET_NAMES)[number] | `${ServerName}@${string}`;
+type ServerName = 'server-embedded' | 'server-postgres';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -71,7 +72,7 @@ function target(name: TargetName, child: Child, url: string, seed: Seed, cleanup
     rss: () => treeRss(pid),
     cpu: () => treeCpu(pid),
     // PostgreSQL's processes are visible only when it runs on this machine.
-    ...(name === 'server-postgres' && postgresCpu() > 0 ? { databaseCpu: postgresCpu } : {}),
+    ...(name.startsWith('server-postgres') && postgresCpu() > 0 ? { databaseCpu: postgresCpu } : {}),
     async stop() {
       await stopChild(child);
       await cleanup();
@@ -158,8 +159,8 @@ export async function startFlags(root: string): Promise<string[]> {
  * means), with a rate limit high enough never to answer 429.
  */
 async function startServer(name: TargetName, options: StartOptions): Promise<Target> {
-  const postgres = name === 'server-postgres';
-  const ref = name.startsWith('server-embedded@') ? name.slice('server-embedded@'.length) : undefined;
+  const [server, ref] = name.split('@') as [ServerName, string | undefined];
+  const postgres = server === 'server-postgres';
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const adminToken = `bench_admin_${randomBytes(16).toString('hex')}`;
