@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/db/database.ts';
 import { ApiError } from '../src/errors.ts';
-import { REPLAY_WINDOW_MS, runIdempotently, type StoredReply } from '../src/http/idempotency.ts';
-import { idempotencyRepository } from '../src/http/idempotency-store.ts';
+import { REPLAY_WINDOW_MS, runClaimingAhead, runIdempotently, type StoredReply } from '../src/http/idempotency.ts';
+import { idempotencyRepository, isKeyUnclaimed } from '../src/http/idempotency-store.ts';
 import { engines, freshStore } from './harness.ts';
 
 describe.each(engines)('idempotency keys on %s', (engine) => {
@@ -94,5 +94,49 @@ describe.each(engines)('idempotency keys on %s', (engine) => {
     expect(answers).toHaveLength(2);
     expect(executions).toBe(1);
     expect(await run(scope('corrida'))).toEqual(replay);
+  });
+
+  describe.skipIf(engine !== 'postgres')('with the claim sent ahead (PostgreSQL)', () => {
+    /** As a write's first try runs it on PostgreSQL: the claim ahead, the change and the stored reply. */
+    const runAhead = (given: ReturnType<typeof scope>, work: () => Promise<StoredReply> = execute) =>
+      store.db.transaction().execute((trx) => {
+        const repository = idempotencyRepository(trx, engine);
+        const { claimAhead } = repository;
+        if (!claimAhead) throw new Error('PostgreSQL claims ahead');
+        return runClaimingAhead({ ...repository, claimAhead }, given, work, now);
+      });
+    const unclaimed = (outcome: Promise<unknown>) =>
+      outcome.then(
+        () => 'answered',
+        (error: unknown) => (isKeyUnclaimed(error) ? 'key not free' : error),
+      );
+
+    it('remembers a first request; with the key taken a try fails, whatever its body, and the claim first replays', async () => {
+      executions = 0;
+      const first = await runAhead(scope('adiante'));
+      expect(first).toEqual({ status: 201, body: { success: true, data: { n: 1 } } });
+      expect(await unclaimed(runAhead(scope('adiante')))).toBe('key not free');
+      expect(await unclaimed(runAhead(scope('adiante', { name: 'Outra' })))).toBe('key not free');
+      // A try whose key was not free may have run the handler; its transaction failed, so nothing of it is kept.
+      expect(await run(scope('adiante'))).toEqual({ ...first, headers: { 'Idempotent-Replayed': 'true' } });
+    });
+
+    it('tells a key not free from a handler that fails before any statement, so a replay is not answered with it', async () => {
+      executions = 0;
+      await runAhead(scope('cedo'));
+      const failsAtOnce = async (): Promise<StoredReply> => {
+        throw new ApiError(422, 'VALIDATION_ERROR');
+      };
+      expect(await unclaimed(runAhead(scope('cedo'), failsAtOnce))).toBe('key not free');
+    });
+
+    it('answers a handler failure on a free key with that failure, and leaves the key free', async () => {
+      executions = 0;
+      const failsAtOnce = async (): Promise<StoredReply> => {
+        throw new ApiError(422, 'VALIDATION_ERROR');
+      };
+      await expect(runAhead(scope('livre'), failsAtOnce)).rejects.toMatchObject({ status: 422 });
+      expect(await runAhead(scope('livre'))).toEqual({ status: 201, body: { success: true, data: { n: 1 } } });
+    });
   });
 });

@@ -23,7 +23,13 @@ function statementsOf(text: string): string[] {
 export async function migrate(store: Store, schema?: string): Promise<string[]> {
   const { db, engine } = store;
   if (engine === 'postgres' && schema) await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${schema}`).execute(db);
-  const files = (await readdir(MIGRATIONS_DIR)).filter((name) => /^\d{3}_[a-z0-9_]+\.sql$/.test(name)).sort();
+  // `NNN_name.sql` is applied to both engines, `NNN_name.postgres.sql` and `NNN_name.sqlite.sql` to one.
+  const files = (await readdir(MIGRATIONS_DIR))
+    .filter((name) => {
+      const only = /^\d{3}_[a-z0-9_]+(?:\.(postgres|sqlite))?\.sql$/.exec(name);
+      return only !== null && (only[1] === undefined || only[1] === engine);
+    })
+    .sort();
   const applied: string[] = [];
   await db.transaction().execute(async (trx) => {
     if (engine === 'postgres') await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`.execute(trx);

@@ -60,6 +60,27 @@ const completeKey = compiledOnce((db: Kysely<Database>) =>
     .modifyEnd(sql.raw(ANSWERED_LATER)),
 );
 
+/** The SQLSTATE of `claimAhead` on a key that is not free (server/migrations/007_idempotency_key_unclaimed.postgres.sql). */
+const KEY_UNCLAIMED = 'SFK01';
+
+export const isKeyUnclaimed = (error: unknown): boolean => (error as { code?: unknown }).code === KEY_UNCLAIMED;
+
+/**
+ * PostgreSQL's claim of a key: `hold` takes the key's advisory lock for the rest of the transaction, tried without
+ * waiting, and `claimed` inserts its record only then, without an error on a key already taken (an error would
+ * abort the surrounding transaction). The caller selects what it needs from the two.
+ */
+const claimOnPostgres = (storeId: string, key: string, operationId: string, requestHash: string, now: string) => sql`
+  WITH hold AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${`${storeId}\n${key}`}, 0)) AS held),
+  claimed AS (
+    INSERT INTO idempotency_keys
+      (store_id, idempotency_key, operation_id, request_hash, state, status, body, created_at)
+    SELECT ${storeId}::text, ${key}::text, ${operationId}::text, ${requestHash}::text, 'pending', NULL, NULL,
+      ${now}::text
+    FROM hold WHERE hold.held
+    ON CONFLICT (store_id, idempotency_key) DO NOTHING
+    RETURNING 1)`;
+
 /**
  * Remembered responses of requests sent with an `Idempotency-Key`, per store: the storage of `runIdempotently`
  * (idempotency.ts), not a resource of the contract.
@@ -79,20 +100,31 @@ export function idempotencyRepository(db: Kysely<Database>, engine: Engine) {
         return claimed.length > 0 ? 'claimed' : 'taken';
       }
       const { rows } = await sql<{ held: boolean; claimed: number }>`
-        WITH hold AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${`${storeId}\n${key}`}, 0)) AS held),
-        claimed AS (
-          INSERT INTO idempotency_keys
-            (store_id, idempotency_key, operation_id, request_hash, state, status, body, created_at)
-          SELECT ${storeId}::text, ${key}::text, ${operationId}::text, ${requestHash}::text, 'pending', NULL, NULL,
-            ${now}::text
-          FROM hold WHERE hold.held
-          -- No error on a taken key: on PostgreSQL an error would abort the surrounding transaction.
-          ON CONFLICT (store_id, idempotency_key) DO NOTHING
-          RETURNING 1)
+        ${claimOnPostgres(storeId, key, operationId, requestHash, now)}
         SELECT (SELECT held FROM hold) AS held, (SELECT count(*)::int FROM claimed) AS claimed`.execute(db);
       const [outcome] = rows;
       if (!outcome?.held) return 'in-use';
       return outcome.claimed > 0 ? 'claimed' : 'taken';
+    },
+
+    /**
+     * PostgreSQL: claims the key as `claim` does, in a statement nobody waits on, so that it leaves with the write's
+     * first statement (pg-answered-later.ts); when the key is not free it fails the transaction with
+     * `KEY_UNCLAIMED`, and the write runs again with `claim` (`runClaimingAhead`). Undefined on the embedded store.
+     */
+    claimAhead:
+      engine === 'postgres'
+        ? async (storeId: string, key: string, operationId: string, requestHash: string, now: string) => {
+            await sql`
+              ${claimOnPostgres(storeId, key, operationId, requestHash, now)}
+              SELECT CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 1 ELSE idempotency_key_unclaimed() END
+              ${sql.raw(ANSWERED_LATER)}`.execute(db);
+          }
+        : undefined,
+
+    /** Waits for every statement sent ahead (a `claimAhead`'s outcome shows in its answer). */
+    async settled(): Promise<void> {
+      await sql`SELECT 1`.execute(db);
     },
 
     async find(storeId: string, key: string): Promise<IdempotencyRecord | undefined> {

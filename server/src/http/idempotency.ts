@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { ApiError } from '../errors.ts';
-import type { IdempotencyRepository } from './idempotency-store.ts';
+import { type IdempotencyRepository, isKeyUnclaimed } from './idempotency-store.ts';
 
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -66,6 +66,48 @@ export async function runIdempotently(
     };
   }
   const reply = await execute();
+  if (reply.status >= 200 && reply.status < 300) {
+    await repository.complete(storeId, key, reply.status, JSON.stringify(reply.body));
+  } else {
+    await repository.release(storeId, key);
+  }
+  return reply;
+}
+
+/**
+ * PostgreSQL's first try at a keyed write: the claim is sent ahead, unanswered, and leaves with the write's first
+ * statement, as the completion leaves with the COMMIT (pg-answered-later.ts): a create is two writes to PostgreSQL
+ * instead of three. Should the key not be free (a replay, a mismatch, a request running with it), the claim fails
+ * the transaction (`isKeyUnclaimed`), and the caller runs the write again through `runIdempotently`, which claims
+ * first and answers as it always has. A handler that fails before any statement learns the claim's outcome first,
+ * so a replay is never answered with the failure of a second run.
+ */
+export async function runClaimingAhead(
+  repository: IdempotencyRepository & { claimAhead: NonNullable<IdempotencyRepository['claimAhead']> },
+  scope: { storeId: string; key: string; operationId: string; body: unknown },
+  execute: () => Promise<StoredReply>,
+  now: () => number = Date.now,
+): Promise<StoredReply> {
+  const { storeId, key, operationId } = scope;
+  await repository.claimAhead(
+    storeId,
+    key,
+    operationId,
+    requestHash(operationId, scope.body),
+    new Date(now()).toISOString(),
+  );
+  let reply: StoredReply;
+  try {
+    reply = await execute();
+  } catch (error) {
+    if (!isKeyUnclaimed(error)) {
+      await repository.settled().catch((settling: unknown) => {
+        // A transaction the handler's own failure aborted answers "aborted": the claim before it had held.
+        if (isKeyUnclaimed(settling)) throw settling;
+      });
+    }
+    throw error;
+  }
   if (reply.status >= 200 && reply.status < 300) {
     await repository.complete(storeId, key, reply.status, JSON.stringify(reply.body));
   } else {

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { contractOperations, type Operation, type OperationId } from '../contract.ts';
 import type { Deps, Handler, Handlers, Input } from '../resources/operation.ts';
 import type { TextReply, WriteThread } from '../write-thread.ts';
-import { runIdempotently, type StoredReply } from './idempotency.ts';
+import { runClaimingAhead, runIdempotently, type StoredReply } from './idempotency.ts';
+import { isKeyUnclaimed } from './idempotency-store.ts';
 import { LoggerOnFirstUse } from './logger-on-first-use.ts';
 
 /** Fails start-up when an operation of the contract has no handler (or a handler has no operation). */
@@ -59,13 +60,31 @@ export function perform(
   call: OperationCall,
   logOf: () => Logger,
   deps: Deps,
+  claimAhead = false,
 ): Promise<StoredReply> {
   const input = Object.assign(new LoggerOnFirstUse(logOf), call.input) as Input<OperationId>;
   const execute = () => handler(input, deps) as Promise<StoredReply>;
   if (!call.idempotencyKey) return execute();
   const { storeId } = call.input;
   const scope = { storeId, key: call.idempotencyKey, operationId: call.operationId, body: call.input.body };
-  return runIdempotently(deps.repositories.idempotency, scope, execute);
+  const repository = deps.repositories.idempotency;
+  const ahead = claimAhead ? repository.claimAhead : undefined;
+  return ahead
+    ? runClaimingAhead({ ...repository, claimAhead: ahead }, scope, execute)
+    : runIdempotently(repository, scope, execute);
+}
+
+/**
+ * A write in a transaction of its own, its key's claim sent ahead where the store can (`runClaimingAhead`); when
+ * the key was not free, run again claiming first, which answers the replay, the 409 or the 422.
+ */
+async function writeClaimingAhead(storage: Storage, run: (deps: Deps, claimAhead: boolean) => Promise<StoredReply>) {
+  try {
+    return await storage.write((deps) => run(deps, true));
+  } catch (error) {
+    if (!isKeyUnclaimed(error)) throw error;
+    return storage.write((deps) => run(deps, false));
+  }
 }
 
 /** Sends a handler's reply: its body as JSON, or the JSON text the write thread already made of it. */
@@ -113,7 +132,9 @@ export function contractRoutes(
             ? await perform(handler, call, logOf, storage.deps)
             : thread?.running()
               ? await thread.run(call)
-              : await storage.write((deps) => perform(handler, call, logOf, deps));
+              : await writeClaimingAhead(storage, (deps, claimAhead) =>
+                  perform(handler, call, logOf, deps, claimAhead),
+                );
         send(res, reply);
       } catch (error) {
         next(error);
