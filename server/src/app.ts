@@ -19,7 +19,7 @@ import { requireStorableInput } from './http/storable-input.ts';
 import { API_KEY_REVOKED_CHANNEL, revokesHeard } from './resources/credentials/key-revocations.ts';
 import { handlers as allHandlers } from './resources/index.ts';
 import type { Handlers } from './resources/operation.ts';
-import { transactionalStorage } from './storage.ts';
+import { depsFor, transactionalStorage } from './storage.ts';
 import { deliveryWorker } from './worker/delivery-worker.ts';
 import { startWriteThread } from './write-thread.ts';
 
@@ -46,7 +46,9 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
         })
       : undefined;
   const storage = { ...transactionalStorage(store, network), ...(writeThread ? { writeThread } : {}) };
-  const { repositories } = storage.deps;
+  // The worker, authentication and the callers of createApp work on the pool: reads on PostgreSQL share
+  // connections that refuse a transaction (storage.deps, store.reads), and the worker's claims are transactions.
+  const { repositories } = depsFor(store.db, store, network);
   // Started by the caller once the app listens (server.ts, the test harness).
   const worker = deliveryWorker({
     repositories,

@@ -24,7 +24,7 @@ export function depsFor(db: Kysely<Database>, store: Store, network: NetworkPoli
  */
 export function transactionalStorage(store: Store, network: NetworkPolicy): Storage {
   return {
-    deps: depsFor(store.db, store, network),
+    deps: depsFor(store.reads ?? store.db, store, network),
     write: (work) => inTransaction(store.db, (trx) => work(depsFor(trx, store, network))),
   };
 }

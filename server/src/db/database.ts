@@ -10,6 +10,7 @@ import type { Database } from '../resources/index.ts';
 import { answerLater } from './pg-answered-later.ts';
 import { type Listener, type ListenHandlers, listenOn } from './pg-listener.ts';
 import { prepareStatements } from './pg-prepared-statements.ts';
+import { sharedConnections } from './pg-shared-connections.ts';
 import { adaptNodeSqlite } from './sqlite-adapter.ts';
 import { startCheckpointer } from './sqlite-checkpointer.ts';
 
@@ -17,6 +18,11 @@ export type Engine = 'sqlite' | 'postgres';
 
 export interface Store {
   db: Kysely<Database>;
+  /**
+   * PostgreSQL only: reads outside a transaction, on connections they share (pg-shared-connections.ts); a
+   * transaction must use `db`. Undefined: reads use `db`.
+   */
+  reads?: Kysely<Database>;
   engine: Engine;
   /**
    * PostgreSQL only, where several instances may share the store: hears what other instances announce on
@@ -46,6 +52,8 @@ export const SQLITE_FILE = 'storefront.sqlite';
  * busy without making PostgreSQL switch between more backends than the machine can run at once.
  */
 const POOL_MAX = Math.max(4, 2 * availableParallelism());
+/** Connections the reads share: one per core PostgreSQL could give them, each carrying many reads at once. */
+export const READ_CONNECTIONS = Math.max(2, availableParallelism());
 /** How long start-up waits for PostgreSQL before saying DATABASE_URL is unreachable. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -137,28 +145,31 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
   // scans are off, so a plan made while a table is small still reads by index once it has grown, and look-ups by key
   // name no other indexable column (filter-only-equals.ts). Statements that page are not prepared, so each is
   // planned for its values (pg-prepared-statements.ts). pg-plans.test.ts grows a store under plans made while small.
-  const pool = new pg.Pool({
+  const connection = {
     connectionString,
-    max: POOL_MAX,
-    // Statements written without waiting for the previous answer (pg-answered-later.ts).
-    pipeline: true,
     options: ['-c plan_cache_mode=auto -c enable_seqscan=off', ...(schema ? [`-c search_path=${schema}`] : [])].join(
       ' ',
     ),
-  });
+  };
+  // Statements written without waiting for the previous answer (pg-answered-later.ts).
+  const pool = new pg.Pool({ ...connection, max: POOL_MAX, pipeline: true });
   pool.on('connect', (client) => {
     prepareStatements(client);
     answerLater(client);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const reads = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: sharedConnections(connection, READ_CONNECTIONS, prepareStatements) }),
+  });
   const listeners: Listener[] = [];
   return {
     db,
+    reads,
     engine: 'postgres',
     listen: (channel, handlers) => listeners.push(listenOn(connectionString, channel, handlers)),
     async close() {
       await Promise.all(listeners.map((listener) => listener.close()));
-      await db.destroy();
+      await Promise.all([db.destroy(), reads.destroy()]);
     },
   };
 }

@@ -29,7 +29,7 @@ function nameOf(text: string): string {
  * how far it reads and on how large the store has grown, which a plan made once cannot follow.
  * Statements without parameters (migrations, several commands in one text) run as before.
  */
-export function prepareStatements(client: pg.PoolClient): void {
+export function prepareStatements(client: pg.ClientBase): void {
   const query = client.query.bind(client) as Query;
   const prepared = new Set<string>();
   const named: Query = (text, values, callback) => {
