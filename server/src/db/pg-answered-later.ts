@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { socketOf } from './pg-socket.ts';
 
 /**
  * Ends the SQL of a statement whose caller needs no answer from it: inside a transaction it is sent without waiting
@@ -13,17 +14,18 @@ const NOT_YET = Object.freeze({ command: '', rowCount: null, rows: [], fields: [
 
 /**
  * Makes a pooled connection (in pg's pipeline mode) send a transaction's `begin`, and the statements marked
- * `ANSWERED_LATER`, without waiting for their answers: they leave in the same write as the statement that follows,
- * so PostgreSQL answers both in one round trip. A create had six (begin, the key's claim, the insert, the
- * subscribers, the key's completion, commit), each a wake-up of a PostgreSQL backend, which this VM makes dear.
- * Nothing is given up: the next statement of the transaction is answered only once they are, and fails with the
- * first failure among them, so a commit never reports success over a statement that failed (and PostgreSQL itself
- * rolls a transaction back at COMMIT once a statement in it has failed); a ROLLBACK answers for itself. Outside a transaction every statement is
- * awaited, so an answer is never left for the connection's next user.
+ * `ANSWERED_LATER`, without waiting for their answers: they leave in the same write as the statement that follows
+ * (the socket is corked until it), and PostgreSQL answers them all at one wake-up of its backend, which is what a
+ * statement costs on this VM. A create was six writes (begin, the key's claim, the insert, the subscribers, the
+ * key's completion, commit) and is two. Nothing is given up: the next statement of the transaction is answered
+ * only once they are, and fails with the first failure among them, so a commit never reports success over a
+ * statement that failed (PostgreSQL itself rolls a transaction back at COMMIT once a statement in it has failed);
+ * a ROLLBACK answers for itself. Outside a transaction every statement is awaited, so an answer is never left for
+ * the connection's next user.
  */
 export function answerLater(client: pg.PoolClient): void {
   const query = client.query.bind(client) as Query;
-  const stream = (client as unknown as { connection: { stream: import('node:stream').Writable } }).connection.stream;
+  const stream = socketOf(client);
   let inTransaction = false;
   let unanswered: Promise<unknown>[] = [];
   const pipelined: Query = (text, values, callback) => {

@@ -1,6 +1,6 @@
-import type { Writable } from 'node:stream';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { socketOf } from './pg-socket.ts';
 
 /**
  * Connections that reads outside a transaction share, for Kysely's PostgreSQL dialect in place of a pool: each is in
@@ -12,7 +12,7 @@ import pg from 'pg';
  */
 export function sharedConnections(config: pg.ClientConfig, count: number, prepare: (client: pg.ClientBase) => void) {
   const clients: (Promise<pg.Client> | undefined)[] = Array.from({ length: count }, () => undefined);
-  /** Reads sent on each connection and not yet answered: a read goes where fewest wait (a slow one holds up those behind it). */
+  /** Reads sent on each connection and not answered yet: a read goes where fewest wait (a slow one holds the rest). */
   const waiting = Array.from({ length: count }, () => 0);
 
   const connect = (slot: number): Promise<pg.Client> => {
@@ -85,7 +85,7 @@ function connectionLost(error: unknown): boolean {
 
 /** Holds a connection's writes until the event loop's turn ends, then sends them in one write. */
 function corkEachTurn(client: pg.Client): void {
-  const stream = (client as unknown as { connection: { stream: Writable } }).connection.stream;
+  const stream = socketOf(client);
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((...args: unknown[]) => {
     if (stream.writableCorked === 0) {

@@ -60,7 +60,7 @@ const completeKey = compiledOnce((db: Kysely<Database>) =>
     .modifyEnd(sql.raw(ANSWERED_LATER)),
 );
 
-/** The SQLSTATE of `claimAhead` on a key that is not free (server/migrations/007_idempotency_key_unclaimed.postgres.sql). */
+/** The SQLSTATE of `claimAhead` on a key not free (server/migrations/007_idempotency_key_unclaimed.postgres.sql). */
 const KEY_UNCLAIMED = 'SFK01';
 
 export const isKeyUnclaimed = (error: unknown): boolean => (error as { code?: unknown }).code === KEY_UNCLAIMED;
