@@ -24,6 +24,20 @@ export function requestHash(operationId: string, body: unknown): string {
   return hash('sha256', `${operationId}\n${canonical(body)}`, 'hex');
 }
 
+/** Stores a successful reply for the key's replays; any other frees the key for a corrected retry. */
+async function remembered(
+  repository: IdempotencyRepository,
+  { storeId, key }: { storeId: string; key: string },
+  reply: StoredReply,
+): Promise<StoredReply> {
+  if (reply.status >= 200 && reply.status < 300) {
+    await repository.complete(storeId, key, reply.status, JSON.stringify(reply.body));
+  } else {
+    await repository.release(storeId, key);
+  }
+  return reply;
+}
+
 /**
  * Runs `execute` at most once per (store, key) within 24 hours. A replay gets the first response with
  * `Idempotent-Replayed: true`; the same key with another body is 422. Only successful responses are remembered.
@@ -65,13 +79,7 @@ export async function runIdempotently(
       headers: { 'Idempotent-Replayed': 'true' },
     };
   }
-  const reply = await execute();
-  if (reply.status >= 200 && reply.status < 300) {
-    await repository.complete(storeId, key, reply.status, JSON.stringify(reply.body));
-  } else {
-    await repository.release(storeId, key);
-  }
-  return reply;
+  return remembered(repository, { storeId, key }, await execute());
 }
 
 /**
@@ -108,10 +116,5 @@ export async function runClaimingAhead(
     }
     throw error;
   }
-  if (reply.status >= 200 && reply.status < 300) {
-    await repository.complete(storeId, key, reply.status, JSON.stringify(reply.body));
-  } else {
-    await repository.release(storeId, key);
-  }
-  return reply;
+  return remembered(repository, { storeId, key }, reply);
 }
