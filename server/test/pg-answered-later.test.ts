@@ -3,26 +3,19 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWERED_LATER, answerLater } from '../src/db/pg-answered-later.ts';
 import { engines, TEST_DATABASE_URL } from './harness.ts';
+import { countSocketWrites, type SocketWrites } from './socket-writes.ts';
 
 describe.skipIf(!engines.includes('postgres'))('statements answered later (PostgreSQL)', () => {
   let pool: pg.Pool;
   let client: pg.PoolClient;
-  /** Writes that reached the connection's socket (a corked batch is one). */
-  let writes = 0;
+  /** Writes that reach the connection's socket (a corked batch is one). */
+  let writes: SocketWrites;
 
   beforeAll(async () => {
     pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1, pipeline: true });
     pool.on('connect', answerLater);
     client = await pool.connect();
-    const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
-    const counted = socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
-    for (const method of ['_write', '_writev'] as const) {
-      const original = counted[method].bind(socket);
-      counted[method] = (...args: unknown[]) => {
-        writes += 1;
-        return original(...args);
-      };
-    }
+    writes = countSocketWrites((client as unknown as { connection: { stream: Socket } }).connection.stream);
     await client.query('create temporary table answered (id int primary key)');
   });
 
@@ -33,12 +26,12 @@ describe.skipIf(!engines.includes('postgres'))('statements answered later (Postg
 
   it('leave with the statement that follows them: begin, a read, a marked insert and commit in two writes', async () => {
     await client.query('delete from answered');
-    writes = 0;
+    writes.reset();
     await client.query('begin');
     const read = await client.query('select count(*)::int as n from answered');
     const insert = await client.query(`insert into answered values ($1)${ANSWERED_LATER}`, [1]);
     const commit = await client.query('commit');
-    expect(writes).toBe(2);
+    expect(writes.count).toBe(2);
     expect(read.rows).toEqual([{ n: 0 }]);
     // Nobody waited for the insert: its answer is empty, and the commit vouches for it.
     expect(insert).toMatchObject({ rowCount: null, rows: [] });
@@ -65,10 +58,10 @@ describe.skipIf(!engines.includes('postgres'))('statements answered later (Postg
   });
 
   it('are awaited outside a transaction, so an answer is never left for the next user of the connection', async () => {
-    writes = 0;
+    writes.reset();
     const { rows } = await client.query(`select $1::int as n${ANSWERED_LATER}`, [7]);
     expect(rows).toEqual([{ n: 7 }]);
     await expect(client.query(`select 1 / $1::int${ANSWERED_LATER}`, [0])).rejects.toMatchObject({ code: '22012' });
-    expect(writes).toBe(2);
+    expect(writes.count).toBe(2);
   });
 });

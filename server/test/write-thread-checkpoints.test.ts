@@ -1,21 +1,15 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore, SQLITE_FILE } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { OperationCall } from '../src/http/routes.ts';
 import { startWriteThread } from '../src/write-thread.ts';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir } from './temp-dir.ts';
 
 /** The WAL's size after `writes` store creations through a write thread told (or not) that the checkpointer failed. */
 async function walBytesAfter(writes: number, checkpointerFellBack: Promise<void>): Promise<number> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-thread-checkpoint-'));
-  dirs.push(dataDir);
+  const dataDir = tempDir('sf-thread-checkpoint-');
   const store = openStore({ dataDir });
   await migrate(store);
   await store.close();

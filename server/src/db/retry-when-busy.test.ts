@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lockHeldElsewhere } from '../../test/lock-held-elsewhere.ts';
+import { tempDir } from '../../test/temp-dir.ts';
 import { transactionalStorage } from '../storage.ts';
 import { openStore, SQLITE_FILE, type Store } from './database.ts';
 import { migrate } from './migrate.ts';
@@ -21,13 +20,10 @@ afterEach(async () => {
  * what the retry is for.
  */
 async function writeRefused(refusals: number) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sf-busy-'));
+  const dir = tempDir('sf-busy-');
   const store: Store = openStore({ dataDir: dir });
   const rival = new DatabaseSync(path.join(dir, SQLITE_FILE));
-  cleanups.push(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  cleanups.push(() => store.close());
   cleanups.push(async () => rival.close());
   await migrate(store);
   let attempts = 0;
@@ -48,12 +44,9 @@ async function writeRefused(refusals: number) {
 
 describe('a write that meets the write lock held by another connection', () => {
   it('waits for it as it begins and commits once (it reads first: begun without the lock, it was refused at once)', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'sf-busy-'));
+    const dir = tempDir('sf-busy-');
     const store: Store = openStore({ dataDir: dir });
-    cleanups.push(async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    cleanups.push(() => store.close());
     await migrate(store);
     const { released } = await lockHeldElsewhere(path.join(dir, SQLITE_FILE), 300);
     let attempts = 0;

@@ -1,23 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/temp-dir.ts';
 import { createRepositories } from '../resources/index.ts';
 import { openStore, SQLITE_FILE, type Store } from './database.ts';
 import { migrate } from './migrate.ts';
 import { CHECKPOINT_INTERVAL_MS, startCheckpointer } from './sqlite-checkpointer.ts';
 
-const dirs: string[] = [];
-const newDir = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sf-checkpoint-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const newDir = () => tempDir('sf-checkpoint-');
 
 /** The store names found in a copy of the database file alone: what survives if its WAL is lost. */
 function storeNamesInFileAlone(file: string): string[] {
