@@ -1,4 +1,5 @@
 import type { components } from '../../generated/openapi.ts';
+import { AnsweredLater } from './db/pg-answered-later.ts';
 import { DuplicateRecord } from './domain/duplicate-record.ts';
 
 export type ErrorCode = components['schemas']['ErrorCode'];
@@ -72,12 +73,17 @@ export function errorBody(status: number, code: ErrorCode, message: string, deta
   };
 }
 
-/** Runs a repository write and turns a `DuplicateRecord` into 409 DUPLICATE_ENTRY naming the clashing field. */
+/**
+ * Runs a repository write and turns a `DuplicateRecord` into 409 DUPLICATE_ENTRY naming the clashing field, whether
+ * the write fails now or, sent without waiting (`AnsweredLater`), at the transaction's next statement.
+ */
 export async function duplicateAs<T>(write: Promise<T>, path: string, reason: string): Promise<T> {
+  const asEntry = (error: unknown) => (error instanceof DuplicateRecord ? duplicateEntry(path, reason) : error);
   try {
-    return await write;
+    const written = await write;
+    if (written instanceof AnsweredLater) written.failsAs(asEntry);
+    return written;
   } catch (error) {
-    if (error instanceof DuplicateRecord) throw duplicateEntry(path, reason);
-    throw error;
+    throw asEntry(error);
   }
 }

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWERED_LATER, answerLater } from '../src/db/pg-answered-later.ts';
+import { ANSWERED_LATER, AnsweredLater, answeredLaterOf, answerLater } from '../src/db/pg-answered-later.ts';
 import { engines, TEST_DATABASE_URL } from './harness.ts';
 import { countSocketWrites, type SocketWrites } from './socket-writes.ts';
 
@@ -48,6 +48,32 @@ describe.skipIf(!engines.includes('postgres'))('statements answered later (Postg
     await client.query(`insert into answered values ($1)${ANSWERED_LATER}`, [1]);
     await expect(client.query('commit')).rejects.toMatchObject({ code: '23505' });
     expect((await client.query('select id from answered order by id')).rows).toEqual([{ id: 1 }]);
+  });
+
+  it('report their failure as their caller said it is to be read, and only theirs', async () => {
+    await client.query('delete from answered');
+    await client.query('insert into answered values (1)');
+    await client.query('begin');
+    const kept = await client.query(`insert into answered values ($1)${ANSWERED_LATER}`, [2]);
+    answeredLaterOf(kept.rows)?.failsAs(() => new Error('not this one: it did not fail'));
+    const clash = await client.query(`insert into answered values ($1)${ANSWERED_LATER}`, [1]);
+    const statement = answeredLaterOf(clash.rows);
+    expect(statement).toBeInstanceOf(AnsweredLater);
+    // Translations apply in the order given, each to what the one before made of the failure.
+    statement?.failsAs((error) => ({ duplicate: (error as { code?: string }).code }));
+    statement?.failsAs((failure) => ({ ...(failure as object), read: 'as a duplicate' }));
+    await expect(client.query('commit')).rejects.toEqual({ duplicate: '23505', read: 'as a duplicate' });
+    expect((await client.query('select id from answered order by id')).rows).toEqual([{ id: 1 }]);
+    // A statement answered now names none.
+    expect(answeredLaterOf((await client.query('select 1 as n')).rows)).toBeUndefined();
+  });
+
+  it('report it at a read that follows too, rather than the read\'s own "transaction aborted"', async () => {
+    await client.query('begin');
+    const failing = await client.query(`select 1 / $1::int${ANSWERED_LATER}`, [0]);
+    answeredLaterOf(failing.rows)?.failsAs((error) => ({ read: (error as { code?: string }).code }));
+    await expect(client.query('select 1 as n')).rejects.toEqual({ read: '22012' });
+    await client.query('rollback');
   });
 
   it('let a rollback answer for itself when one of them failed', async () => {

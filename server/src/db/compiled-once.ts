@@ -1,4 +1,5 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import { ANSWERED_LATER } from './pg-answered-later.ts';
 
 /** Compiled SQL texts by dialect, then by what the statement is (its builder, or an insert's table and columns). */
 const textsByDialect = new Map<unknown, Map<unknown, string>>();
@@ -42,17 +43,23 @@ export function compiledOnce<DB, Result>(build: (db: Kysely<DB>) => Compilable<R
 /**
  * An insert of one row whose SQL is compiled once per dialect, table and list of columns (those not undefined,
  * as Kysely leaves them out), then bound with the row's values in that order: a create builds no query tree.
+ * `answeredLater` marks it `ANSWERED_LATER` (pg-answered-later.ts); the rows it gives back then name the statement.
  */
-export async function insertRow<DB>(db: Kysely<DB>, table: keyof DB & string, row: Record<string, unknown>) {
+export function insertRow<DB>(
+  db: Kysely<DB>,
+  table: keyof DB & string,
+  row: Record<string, unknown>,
+  { answeredLater = false } = {},
+): Promise<unknown[]> {
   const columns = Object.keys(row).filter((column) => row[column] !== undefined);
-  await runCompiled(
+  return runCompiled(
     db,
-    `${table}(${columns.join()})`,
+    `${table}(${columns.join()})${answeredLater ? ANSWERED_LATER : ''}`,
     () =>
       db
         .insertInto(table)
         .values(row as never)
-        .compile().sql,
+        .compile().sql + (answeredLater ? ANSWERED_LATER : ''),
     columns.map((column) => row[column]),
   );
 }

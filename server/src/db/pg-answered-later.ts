@@ -9,15 +9,52 @@ export const ANSWERED_LATER = ' /* answered later */';
 
 type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown;
 
-/** What the caller of an unawaited statement receives at once: no rows, nothing counted. */
-const NOT_YET = Object.freeze({ command: '', rowCount: null, rows: [], fields: [] });
+/**
+ * A statement sent without waiting, as its caller holds it: its failure, reported by the transaction's next
+ * statement, is reported as what the caller says it means (a unique constraint's refusal as 409, say).
+ */
+export class AnsweredLater {
+  readonly #translations: ((error: unknown) => unknown)[] = [];
+
+  /** The statement's failure, should it fail, is reported as `translate(failure)`, after earlier translations. */
+  failsAs(translate: (error: unknown) => unknown): void {
+    this.#translations.push(translate);
+  }
+
+  /** The failure the transaction's next statement reports for this one. */
+  reported(error: unknown): unknown {
+    return this.#translations.reduce((failure, translate) => translate(failure), error);
+  }
+}
+
+const STATEMENT = Symbol('statement answered later');
+
+/** The statement behind rows a statement answered later gave its caller (none for a statement answered now). */
+export function answeredLaterOf(rows: readonly unknown[]): AnsweredLater | undefined {
+  return (rows as { [STATEMENT]?: AnsweredLater })[STATEMENT];
+}
+
+/** What the caller of an unawaited statement receives at once: no rows (they name the statement), nothing counted. */
+const notYet = (statement: AnsweredLater) => ({
+  command: '',
+  rowCount: null,
+  rows: Object.defineProperty([], STATEMENT, { value: statement }),
+  fields: [],
+});
+
+interface Unanswered {
+  answer: Promise<unknown>;
+  statement: AnsweredLater;
+  /** Set once it has failed (before anyone awaiting `answer` hears of it). */
+  failure?: { error: unknown };
+}
 
 /**
  * Makes a pooled connection (in pg's pipeline mode) send a transaction's `begin`, and the statements marked
  * `ANSWERED_LATER`, without waiting for their answers: they leave in the same write as the statement that follows
  * (the socket is corked until it), and PostgreSQL answers them all at one wake-up of its backend, which is what a
  * statement costs on this VM. A create was six writes (begin, the key's claim, the insert, the subscribers, the
- * key's completion, commit) and is two. Nothing is given up: the next statement of the transaction is answered
+ * key's completion, commit) and is one. Nothing is given up: the next statement of the transaction is answered
  * only once they are, and fails with the first failure among them, so a commit never reports success over a
  * statement that failed (PostgreSQL itself rolls a transaction back at COMMIT once a statement in it has failed);
  * a ROLLBACK answers for itself. Outside a transaction every statement is awaited, so an answer is never left for
@@ -27,7 +64,7 @@ export function answerLater(client: pg.PoolClient): void {
   const query = client.query.bind(client) as Query;
   const stream = socketOf(client);
   let inTransaction = false;
-  let unanswered: Promise<unknown>[] = [];
+  let unanswered: Unanswered[] = [];
   const pipelined: Query = (text, values, callback) => {
     if (typeof text !== 'string' || callback !== undefined) return query(text, values, callback);
     if (text === 'begin') inTransaction = true;
@@ -37,18 +74,29 @@ export function answerLater(client: pg.PoolClient): void {
     if (!later && stream.writableCorked > 0) stream.uncork();
     if (text === 'commit' || text === 'rollback') inTransaction = false;
     if (later) {
-      // Rejections are reported by the statement that follows; this keeps them from being unhandled meanwhile.
-      answer.catch(() => undefined);
-      unanswered.push(answer);
-      return Promise.resolve(NOT_YET);
+      const unanswer: Unanswered = { answer, statement: new AnsweredLater() };
+      // Rejections are reported by the statement that follows; this notes them, and keeps them from being
+      // unhandled meanwhile.
+      answer.catch((error: unknown) => {
+        unanswer.failure = { error };
+      });
+      unanswered.push(unanswer);
+      return Promise.resolve(notYet(unanswer.statement));
     }
     if (unanswered.length === 0) return answer;
     const earlier = unanswered;
     unanswered = [];
     // A rollback undoes whatever failed before it: it answers for itself once they are answered.
-    if (text === 'rollback') return Promise.allSettled(earlier).then(() => answer);
-    // PostgreSQL answers in order, so the first rejection is the earliest statement's.
-    return Promise.all([...earlier, answer]).then(() => answer);
+    if (text === 'rollback') return Promise.allSettled(earlier.map(({ answer }) => answer)).then(() => answer);
+    // PostgreSQL answers in order, so the first rejection is the earliest statement's; it is reported as that
+    // statement's caller said.
+    return Promise.all([...earlier.map(({ answer }) => answer), answer]).then(
+      () => answer,
+      (error: unknown) => {
+        const failed = earlier.find(({ failure }) => failure?.error === error);
+        throw failed ? failed.statement.reported(error) : error;
+      },
+    );
   };
   client.query = pipelined as typeof client.query;
 }

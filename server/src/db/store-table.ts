@@ -5,6 +5,7 @@ import type { Database } from '../resources/index.ts';
 import { type ColumnCodec, flag } from './column-codecs.ts';
 import { compiledOnce, insertRow } from './compiled-once.ts';
 import { FILTER_ONLY_EQUALS } from './filter-only-equals.ts';
+import { type AnsweredLater, answeredLaterOf } from './pg-answered-later.ts';
 import { isUniqueViolation } from './unique-violation.ts';
 
 export type Pagination = components['schemas']['Pagination'];
@@ -227,13 +228,16 @@ function rowCodec<R, Stored>(codec: object, keep: ReadonlySet<string>) {
   };
 }
 
+/** A failure of a write to `table`, as its callers see it: a unique constraint's refusal is `DuplicateRecord`. */
+const failureIn = (table: string) => (error: unknown) =>
+  isUniqueViolation(error) ? new DuplicateRecord(table) : error;
+
 /** A write that a unique constraint of `table` refuses throws `DuplicateRecord`. */
 async function refusingDuplicatesIn<R>(table: string, write: Promise<R>): Promise<R> {
   try {
     return await write;
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DuplicateRecord(table);
-    throw error;
+    throw failureIn(table)(error);
   }
 }
 
@@ -248,6 +252,20 @@ function storeRecords<Stored>(
   return {
     async insert(stored: Stored): Promise<void> {
       await refusingDuplicates(insertRow(rows, table as StoreTableName, encode(stored)));
+    },
+
+    /**
+     * `insert`, sent without waiting inside a PostgreSQL transaction (pg-answered-later.ts): a unique constraint's
+     * refusal is then reported, as `DuplicateRecord`, by the transaction's next statement, and the statement is
+     * given back for its caller to say what that means (`duplicateAs`). Awaited, as `insert`, everywhere else.
+     */
+    async insertAnsweredLater(stored: Stored): Promise<AnsweredLater | undefined> {
+      const inserted = await refusingDuplicates(
+        insertRow(rows, table as StoreTableName, encode(stored), { answeredLater: true }),
+      );
+      const statement = answeredLaterOf(inserted);
+      statement?.failsAs(failureIn(table));
+      return statement;
     },
 
     async find(storeId: string, id: string): Promise<Stored | undefined> {

@@ -287,6 +287,29 @@ describeEngines('products', () => {
     expect(good.response.headers.get('idempotent-replayed')).toBeNull();
   });
 
+  test('createProduct refuses a taken slug with 409 even with an Idempotency-Key, and the key stays free for a corrected retry', async ({
+    api,
+  }) => {
+    expect((await api.POST('/api/v1/products', { body: digital('Caneca Azul', 20) })).response.status).toBe(201);
+    const header = { 'Idempotency-Key': `repetido-${Date.now()}` };
+    const clash = await api.POST('/api/v1/products', { params: { header }, body: digital('Caneca  azul!', 21) });
+    expect(clash.response.status).toBe(409);
+    expect(clash.error).toEqual({
+      success: false,
+      error: {
+        message: 'Já existe um registro com este valor na loja.',
+        code: 'DUPLICATE_ENTRY',
+        details: [{ location: 'body', path: 'slug', reason: 'slug já utilizado: caneca-azul' }],
+      },
+      meta: { status: 409, timestamp: expect.any(String) },
+    });
+    const retried = await api.POST('/api/v1/products', { params: { header }, body: digital('Caneca Verde', 21) });
+    expect(retried.response.status).toBe(201);
+    expect(retried.response.headers.get('idempotent-replayed')).toBeNull();
+    const list = await api.GET('/api/v1/products', { params: { query: { search: 'caneca' } } });
+    expect(list.data?.data.products.map((product) => product.slug).sort()).toEqual(['caneca-azul', 'caneca-verde']);
+  });
+
   test('createProduct rejects a malformed Idempotency-Key with 400', async ({ api }) => {
     const { response, error } = await api.POST('/api/v1/products', {
       params: { header: { 'Idempotency-Key': 'has spaces!' } },

@@ -99,8 +99,8 @@ export function productsRepository(db: Kysely<Database>) {
   const variants = storeTable(db, 'product_variants', { price: money });
 
   return {
-    /** A slug already used in the store throws `DuplicateRecord`. */
-    createProduct: (product: ProductRecord) => products.insert(withoutMedia(product)),
+    /** A slug already used in the store throws `DuplicateRecord`, or fails the COMMIT (PostgreSQL: answered later). */
+    createProduct: (product: ProductRecord) => products.insertAnsweredLater(withoutMedia(product)),
 
     async getProductById(storeId: string, id: string): Promise<ProductRecord | undefined> {
       const row = await products.find(storeId, id);
