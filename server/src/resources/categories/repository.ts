@@ -25,8 +25,8 @@ async function productCounts(db: Kysely<Database>, ids: string[]): Promise<Map<s
 function categoryRecords(db: Kysely<Database>) {
   const categories = storeTable(db, 'categories', {});
   return {
-    /** A slug already used in the store throws `DuplicateRecord`. */
-    createCategory: (category: CategoryRecord) => categories.insert(category),
+    /** A slug already used in the store throws `DuplicateRecord`, or fails the COMMIT (PostgreSQL: answered later). */
+    createCategory: (category: CategoryRecord) => categories.insertAnsweredLater(category),
 
     async getCategoryById(storeId: string, id: string): Promise<Category | undefined> {
       const row = await db
