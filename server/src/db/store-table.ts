@@ -27,8 +27,12 @@ type Row<T extends StoreTableName> = Selectable<Database[T]>;
 
 type AnyStoreTables = Record<string, AnyStoreRow>;
 
-/** The record methods `operations` hands out, in the order it takes the operation names. */
-const crud = ['insert', 'find', 'replace', 'delete'] as const;
+/**
+ * The record methods `operations` hands out, in the order it takes the operation names. A create's insert is
+ * answered later (PostgreSQL, see `insertAnsweredLater`): every create handler does nothing after it but more
+ * statements of its transaction.
+ */
+const crud = ['insertAnsweredLater', 'find', 'replace', 'delete'] as const;
 type Crud = { [Index in '0' | '1' | '2' | '3']: (typeof crud)[Index] };
 /** The methods `operations(...names)` answers: each operation name mapped to the record method at its position. */
 type Named<Names extends readonly (string | undefined)[], Records> = {
@@ -341,8 +345,8 @@ export function storeTable<T extends StoreTableName, C extends Codec<T>, Keep ex
     page,
 
     /**
-     * The repository methods named after the operations they serve, in the order insert, find, replace, delete
-     * (as many as the resource has): `operations('create<Name>', 'get<Name>ById', 'update<Name>')`.
+     * The repository methods named after the operations they serve, in the order insert (answered later), find,
+     * replace, delete (as many as the resource has): `operations('create<Name>', 'get<Name>ById', 'update<Name>')`.
      */
     operations<const Names extends readonly [string, string?, string?, string?]>(
       ...names: Names
