@@ -52,14 +52,15 @@ export function insertRow<DB>(
   { answeredLater = false } = {},
 ): Promise<unknown[]> {
   const columns = Object.keys(row).filter((column) => row[column] !== undefined);
+  const marker = answeredLater ? ANSWERED_LATER : '';
   return runCompiled(
     db,
-    `${table}(${columns.join()})${answeredLater ? ANSWERED_LATER : ''}`,
+    `${table}(${columns.join()})${marker}`,
     () =>
       db
         .insertInto(table)
         .values(row as never)
-        .compile().sql + (answeredLater ? ANSWERED_LATER : ''),
+        .compile().sql + marker,
     columns.map((column) => row[column]),
   );
 }

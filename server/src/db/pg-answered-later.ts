@@ -86,11 +86,12 @@ export function answerLater(client: pg.PoolClient): void {
     if (unanswered.length === 0) return answer;
     const earlier = unanswered;
     unanswered = [];
+    const earlierAnswers = earlier.map(({ answer }) => answer);
     // A rollback undoes whatever failed before it: it answers for itself once they are answered.
-    if (text === 'rollback') return Promise.allSettled(earlier.map(({ answer }) => answer)).then(() => answer);
+    if (text === 'rollback') return Promise.allSettled(earlierAnswers).then(() => answer);
     // PostgreSQL answers in order, so the first rejection is the earliest statement's; it is reported as that
     // statement's caller said.
-    return Promise.all([...earlier.map(({ answer }) => answer), answer]).then(
+    return Promise.all([...earlierAnswers, answer]).then(
       () => answer,
       (error: unknown) => {
         const failed = earlier.find(({ failure }) => failure?.error === error);
