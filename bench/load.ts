@@ -13,6 +13,11 @@ export interface Measurement {
   p50: number;
   p99: number;
   /**
+   * The same percentiles per status code, when the window's responses had more than one (`mixed`: 200 for its
+   * GETs, 201 for its creates): which of them the 99th percentile falls among.
+   */
+  byStatus?: Record<string, Percentiles>;
+  /**
    * Non-2xx responses plus connection errors and timeouts, warm-up included (a valid run has none); a window in
    * which no response completed counts one error per connection.
    */
@@ -29,6 +34,12 @@ export interface Measurement {
   cpuPerRequest: number;
   /** The same for the database the target uses, when it is measured (server-postgres on a local PostgreSQL). */
   databaseCpuPerRequest?: number;
+}
+
+/** Latency percentiles in milliseconds. */
+export interface Percentiles {
+  p50: number;
+  p99: number;
 }
 
 /** What `measure` reads of the target: its memory after the window, and CPU time before and after it. */
@@ -64,6 +75,8 @@ interface Fired {
   result: Result;
   /** Response times in ms, unrounded (autocannon's own histogram keeps whole milliseconds). */
   latencies: number[];
+  /** The same response times by status code. */
+  byStatus: Map<number, number[]>;
 }
 
 async function fire(
@@ -73,16 +86,31 @@ async function fire(
   run: { duration?: number; amount?: number },
 ): Promise<Fired> {
   const latencies: number[] = [];
+  const byStatus = new Map<number, number[]>();
   const instance = autocannon({ url, connections, pipelining: 1, timeout: 10, requests, ...run });
-  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+  instance.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
     latencies.push(responseTime);
+    const ofStatus = byStatus.get(status);
+    if (ofStatus) ofStatus.push(responseTime);
+    else byStatus.set(status, [responseTime]);
   });
-  return { result: await instance, latencies };
+  return { result: await instance, latencies, byStatus };
 }
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+function percentiles(latencies: number[]): Percentiles {
+  const sorted = latencies.sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+}
+
+/** Percentiles per status code, or nothing when every response had the same one. */
+function percentilesByStatus(byStatus: Map<number, number[]>): Record<string, Percentiles> | undefined {
+  if (byStatus.size < 2) return undefined;
+  return Object.fromEntries([...byStatus].map(([status, latencies]) => [String(status), percentiles(latencies)]));
 }
 
 /** CPU microseconds per request over the window, from a CPU reading before and after it (none: not measured). */
@@ -105,19 +133,19 @@ export async function measure(
       : undefined;
   const cpuBefore = probes.cpu();
   const databaseBefore = probes.databaseCpu?.();
-  const { result, latencies } = await fire(url, requests, connections, { duration: options.seconds });
+  const { result, latencies, byStatus } = await fire(url, requests, connections, { duration: options.seconds });
   const cpuAfter = probes.cpu();
   const databaseAfter = probes.databaseCpu?.();
   const total = result.requests.total;
   const databaseCpuPerRequest = perRequest(databaseBefore, databaseAfter, total);
-  const sorted = latencies.sort((a, b) => a - b);
+  const byStatusPercentiles = percentilesByStatus(byStatus);
   return {
     ...labels,
     connections,
     requests: total,
     reqPerSec: total / result.duration,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
+    ...percentiles(latencies),
+    ...(byStatusPercentiles ? { byStatus: byStatusPercentiles } : {}),
     errors: (warmup ? failures(warmup) : 0) + failures(result) + (total === 0 ? connections : 0),
     statusCodes: statusCodes(...(warmup ? [warmup] : []), result),
     bytesPerResponse: total > 0 ? Math.round((result.throughput.total ?? 0) / total) : 0,

@@ -64,6 +64,23 @@ describe('combineRounds', () => {
     );
   });
 
+  it("takes each status code's percentiles as the median of its rounds, for the codes every round has", () => {
+    const split = (get: number, create: number, other?: number) => ({
+      '200': { p50: get, p99: get * 3 },
+      '201': { p50: create, p99: create * 2 },
+      ...(other === undefined ? {} : { '204': { p50: other, p99: other } }),
+    });
+    expect(
+      combineRounds([
+        round({ byStatus: split(1, 10, 5) }),
+        round({ byStatus: split(3, 30) }),
+        round({ byStatus: split(2, 20) }),
+      ]),
+    ).toMatchObject({ byStatus: { '200': { p50: 2, p99: 6 }, '201': { p50: 20, p99: 40 } } });
+    expect(combineRounds([round({ byStatus: split(1, 10) }), round({})])).not.toHaveProperty('byStatus');
+    expect(combineRounds([round({}), round({})])).not.toHaveProperty('byStatus');
+  });
+
   it('refuses no rounds', () => {
     expect(() => combineRounds([])).toThrow('no rounds');
   });

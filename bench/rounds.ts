@@ -1,7 +1,7 @@
 // Interleaved rounds: the targets of a workload kind are measured in turn, round after round, so that every
 // target a ratio compares meets the same minutes of the machine (a shared 2-core VM drifts by a fifth between
 // minutes); each row is then the median of its rounds.
-import type { Measurement } from './load.ts';
+import type { Measurement, Percentiles } from './load.ts';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -45,9 +45,20 @@ export function roundOrder<Target, Workload extends { id: string }>(
 
 /**
  * One row from the rounds of one target, workload and connection count: the median of each per-round figure
- * (req/s, p50, p99, CPU per request, bytes per response), the sums of the counts (requests, errors, status codes),
+ * (req/s, p50, p99 and each status code's, CPU per request, bytes per response), the sums of the counts (requests, errors, status codes),
  * and the memory read after the last round.
  */
+/** The median of each status code's percentiles, for the codes every round has (none: no such split). */
+function combineByStatus(rounds: readonly Measurement[]): Record<string, Percentiles> | undefined {
+  const codes = Object.keys(rounds[0]?.byStatus ?? {});
+  const combined = codes.flatMap((code) => {
+    const perRound = rounds.flatMap((round) => round.byStatus?.[code] ?? []);
+    if (perRound.length < rounds.length) return [];
+    return [[code, { p50: median(perRound.map((p) => p.p50)), p99: median(perRound.map((p) => p.p99)) }] as const];
+  });
+  return combined.length > 0 ? Object.fromEntries(combined) : undefined;
+}
+
 export function combineRounds(rounds: readonly Measurement[]): Measurement {
   const [first] = rounds;
   const last = rounds.at(-1);
@@ -59,6 +70,7 @@ export function combineRounds(rounds: readonly Measurement[]): Measurement {
   const databaseCpu = rounds.flatMap((round) =>
     round.databaseCpuPerRequest === undefined ? [] : [round.databaseCpuPerRequest],
   );
+  const byStatus = combineByStatus(rounds);
   const of = (field: 'reqPerSec' | 'p50' | 'p99' | 'cpuPerRequest' | 'bytesPerResponse') =>
     median(rounds.map((round) => round[field]));
   return {
@@ -70,6 +82,7 @@ export function combineRounds(rounds: readonly Measurement[]): Measurement {
     reqPerSec: of('reqPerSec'),
     p50: of('p50'),
     p99: of('p99'),
+    ...(byStatus ? { byStatus } : {}),
     errors: rounds.reduce((sum, round) => sum + round.errors, 0),
     statusCodes,
     bytesPerResponse: Math.round(of('bytesPerResponse')),

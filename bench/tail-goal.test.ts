@@ -29,6 +29,23 @@ describe('the tail goal (p99 ≤ 3 × p50 at the highest connection count)', () 
     expect(tailGoal([...rows, row('server-postgres', 50, 5, 16)])).toMatchObject({ holds: false });
   });
 
+  it("names each status code's percentiles where a row has them (mixed: its GETs and its creates)", () => {
+    const mixed = measurement({
+      target: 'server-embedded',
+      workload: 'mixed',
+      kind: 'mixed',
+      connections: 50,
+      p50: 4,
+      p99: 16,
+      byStatus: { '200': { p50: 3.5, p99: 9 }, '201': { p50: 12, p99: 30 } },
+    });
+    expect(tailGoal([mixed])).toEqual({
+      goal: 'p99 ≤ 3 × p50 at 50 connections (every server workload)',
+      holds: false,
+      detail: 'server-embedded mixed: p99/p50 4.0 (200: p50 3.5 ms, p99 9.0 ms; 201: p50 12 ms, p99 30 ms)',
+    });
+  });
+
   it('is not measured when no server row is at that count, whatever the baselines show', () => {
     expect(tailGoal([row('baseline-express', 50, 2, 8)])).toEqual({
       goal: 'p99 ≤ 3 × p50 at 50 connections (every server workload)',
