@@ -43,11 +43,6 @@ export function roundOrder<Target, Workload extends { id: string }>(
   );
 }
 
-/**
- * One row from the rounds of one target, workload and connection count: the median of each per-round figure
- * (req/s, p50, p99 and each status code's, CPU per request, bytes per response), the sums of the counts (requests, errors, status codes),
- * and the memory read after the last round.
- */
 /** The median of each status code's percentiles, for the codes every round has (none: no such split). */
 function combineByStatus(rounds: readonly Measurement[]): Record<string, Percentiles> | undefined {
   const codes = Object.keys(rounds[0]?.byStatus ?? {});
@@ -59,6 +54,11 @@ function combineByStatus(rounds: readonly Measurement[]): Record<string, Percent
   return combined.length > 0 ? Object.fromEntries(combined) : undefined;
 }
 
+/**
+ * One row from the rounds of one target, workload and connection count: the median of each per-round figure
+ * (req/s, p50, p99 and each status code's, CPU per request, bytes per response), the sums of the counts
+ * (requests, errors, status codes), and the memory read after the last round.
+ */
 export function combineRounds(rounds: readonly Measurement[]): Measurement {
   const [first] = rounds;
   const last = rounds.at(-1);
