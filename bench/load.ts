@@ -73,9 +73,7 @@ function statusCodes(...results: Result[]): Record<string, number> {
 
 interface Fired {
   result: Result;
-  /** Response times in ms, unrounded (autocannon's own histogram keeps whole milliseconds). */
-  latencies: number[];
-  /** The same response times by status code. */
+  /** Response times in ms, unrounded (autocannon's own histogram keeps whole milliseconds), by status code. */
   byStatus: Map<number, number[]>;
 }
 
@@ -85,16 +83,14 @@ async function fire(
   connections: number,
   run: { duration?: number; amount?: number },
 ): Promise<Fired> {
-  const latencies: number[] = [];
   const byStatus = new Map<number, number[]>();
   const instance = autocannon({ url, connections, pipelining: 1, timeout: 10, requests, ...run });
   instance.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
-    latencies.push(responseTime);
     const ofStatus = byStatus.get(status);
     if (ofStatus) ofStatus.push(responseTime);
     else byStatus.set(status, [responseTime]);
   });
-  return { result: await instance, latencies, byStatus };
+  return { result: await instance, byStatus };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -133,7 +129,7 @@ export async function measure(
       : undefined;
   const cpuBefore = probes.cpu();
   const databaseBefore = probes.databaseCpu?.();
-  const { result, latencies, byStatus } = await fire(url, requests, connections, { duration: options.seconds });
+  const { result, byStatus } = await fire(url, requests, connections, { duration: options.seconds });
   const cpuAfter = probes.cpu();
   const databaseAfter = probes.databaseCpu?.();
   const total = result.requests.total;
@@ -144,7 +140,7 @@ export async function measure(
     connections,
     requests: total,
     reqPerSec: total / result.duration,
-    ...percentiles(latencies),
+    ...percentiles([...byStatus.values()].flat()),
     ...(byStatusPercentiles ? { byStatus: byStatusPercentiles } : {}),
     errors: (warmup ? failures(warmup) : 0) + failures(result) + (total === 0 ? connections : 0),
     statusCodes: statusCodes(...(warmup ? [warmup] : []), result),
