@@ -75,7 +75,7 @@ const x = (value: number | null | undefined): string => (value == null ? '–' :
 const mib = (bytes: number): string => (bytes > 0 ? `${(bytes / 1024 / 1024).toFixed(0)} MiB` : '–');
 const ms = (value: number): string => `${value < 10 ? value.toFixed(1) : value.toFixed(0)} ms`;
 /** A row's percentiles by status code, when it has them (`mixed`: its GETs' 200s and its creates' 201s). */
-const byStatus = (r: Row): string =>
+const statusSplit = (r: Row): string =>
   r.byStatus
     ? ` (${Object.entries(r.byStatus)
         .map(([status, p]) => `${status}: p50 ${ms(p.p50)}, p99 ${ms(p.p99)}`)
@@ -131,7 +131,7 @@ export function checkGoals(
   all('server-postgres ≥ 0.6 × server-embedded (every workload)', pgChecks);
 
   const top = Math.max(...settings.connections);
-  const tail = (r: Row) => (r.p99 / Math.max(r.p50, 0.001)).toFixed(1) + byStatus(r);
+  const tail = (r: Row) => (r.p99 / Math.max(r.p50, 0.001)).toFixed(1) + statusSplit(r);
   const tailChecks = rows
     .filter((r) => isServer(r.target) && r.connections === top)
     .map((r) => ({ ok: r.p99 <= 3 * r.p50, detail: `${r.target} ${r.workload}: p99/p50 ${tail(r)}` }));
