@@ -7,6 +7,7 @@ import { loadContract } from './contract.ts';
 import type { Store } from './db/database.ts';
 import { webhookSender } from './domain/ssrf-guard.ts';
 import { authenticate } from './http/authenticate.ts';
+import { requireHostHeader } from './http/client-errors.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
 import { lowercaseBodyUuids, lowercaseUrlUuids } from './http/lowercase-uuids.ts';
@@ -101,6 +102,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestLog(logger));
+  app.use(requireHostHeader);
   app.use(lowercaseUrlUuids);
   app.use(chain);
   app.use(contractRoutes({ ...allHandlers, ...overrides }, storage));

@@ -1,25 +1,31 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { ConfigError } from './config.ts';
+import { answerClientErrors } from './http/client-errors.ts';
 
 /** How often Node looks for connections past their header/request deadline (its default is 30 s). */
 const DEADLINE_CHECK_MS = 1_000;
 
 /**
  * Listens on HOST:PORT with the configured deadlines: a client that sends its headers or its request too slowly
- * is answered 408 and closed, an idle kept-alive connection is closed after HTTP_KEEP_ALIVE_TIMEOUT_MS. A port
- * or address that cannot be taken is a ConfigError naming PORT or HOST.
+ * is answered 408 and closed, an idle kept-alive connection is closed after HTTP_KEEP_ALIVE_TIMEOUT_MS; what
+ * Node answers before the app sees a request is in the error envelope too (client-errors.ts). A port or address
+ * that cannot be taken is a ConfigError naming PORT or HOST.
  */
-export async function listen(handler: RequestListener, config: Config): Promise<Server> {
+export async function listen(handler: RequestListener, config: Config, logger: Logger): Promise<Server> {
   const server = createServer(
     {
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
       keepAliveTimeout: config.keepAliveTimeoutMs,
       connectionsCheckingInterval: DEADLINE_CHECK_MS,
+      // The app answers a missing Host itself, in the envelope (client-errors.ts › requireHostHeader).
+      requireHostHeader: false,
     },
     handler,
   );
+  answerClientErrors(server, handler, logger);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: Error) => reject(listenError(error, config));
     server.once('error', failed);

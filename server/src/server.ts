@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     logger,
   });
   // Listening first: a PORT or HOST that fails leaves no demo store behind whose key was never shown.
-  const server = await listen(app, config);
+  const server = await listen(app, config, logger);
   const address = server.address() as AddressInfo;
   const demo = store.engine === 'sqlite' ? await createDemoStoreIfEmpty(repositories) : undefined;
   const storeId = demo?.storeId ?? (await repositories.stores.oldest())?.id;

@@ -235,18 +235,80 @@ describe('connection deadlines', { timeout: 60_000 }, () => {
     return received;
   }
 
-  it('answers 408 to headers that never finish and closes an idle kept-alive connection', async () => {
-    const server = await start({
-      DATA_DIR: dataDir,
-      HTTP_HEADERS_TIMEOUT_MS: '300',
-      HTTP_REQUEST_TIMEOUT_MS: '600',
-      HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
-    });
-    try {
-      const slow = connect(server.port, '127.0.0.1');
-      slow.write('GET /api/v1/products HTTP/1.1\r\nHost: x\r\n');
-      expect(await untilClosed(slow)).toMatch(/^HTTP\/1\.1 408 /);
+  /** The status line, headers (lower-cased names) and JSON body of one raw HTTP answer. */
+  function parsed(answer: string) {
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    const [statusLine = '', ...lines] = head.split('\r\n');
+    const headers = Object.fromEntries(
+      lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
+    return {
+      status: Number(statusLine.split(' ')[1]),
+      headers,
+      body: body ? (JSON.parse(body) as unknown) : undefined,
+    };
+  }
 
+  /** What the server answers on a fresh connection to `request`, sent as raw bytes, until it closes. */
+  async function rawAnswer(port: number, request: string) {
+    const socket = connect(port, '127.0.0.1');
+    socket.write(request);
+    return parsed(await untilClosed(socket));
+  }
+
+  const refusal = (status: number, code: string, reason?: string) => ({
+    status,
+    headers: expect.objectContaining({
+      'content-type': 'application/json; charset=utf-8',
+      'x-request-id': expect.stringMatching(/^[0-9a-f-]{36}$/),
+      connection: 'close',
+    }),
+    body: {
+      success: false,
+      error: {
+        message: expect.any(String),
+        code,
+        ...(reason
+          ? { details: [{ location: 'header', path: expect.any(String), reason: expect.stringContaining(reason) }] }
+          : {}),
+      },
+      meta: { timestamp: expect.any(String), status },
+    },
+  });
+
+  it('answers what Node refuses before the app in the error envelope with an X-Request-Id, then closes', async () => {
+    const server = await start({ DATA_DIR: dataDir, HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '600' });
+    try {
+      const refused: [string, ReturnType<typeof refusal>][] = [
+        ['get /api/v1/products HTTP/1.1\r\nHost: x\r\n\r\n', refusal(400, 'VALIDATION_ERROR', 'malformada')],
+        [
+          `GET /api/v1/products HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`,
+          refusal(431, 'VALIDATION_ERROR', '16 KiB'),
+        ],
+        [
+          'POST /api/v1/products HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+          refusal(400, 'VALIDATION_ERROR', 'malformada'),
+        ],
+        ['GET /api/v1/products HTTP/1.1\r\nConnection: close\r\n\r\n', refusal(400, 'VALIDATION_ERROR', 'HTTP/1.1')],
+        ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', refusal(405, 'METHOD_NOT_ALLOWED')],
+        ['GET /api/v1/products HTTP/1.1\r\nHost: x\r\n', refusal(408, 'VALIDATION_ERROR', 'prazo')],
+      ];
+      for (const [request, answer] of refused) expect(await rawAnswer(server.port, request), request).toEqual(answer);
+      // An expectation other than 100-continue is ignored, as RFC 9110 allows: the request is served.
+      expect(
+        await rawAnswer(
+          server.port,
+          'GET /api/v1/products HTTP/1.1\r\nHost: x\r\nExpect: x\r\nConnection: close\r\n\r\n',
+        ),
+      ).toMatchObject({ status: 401, body: { error: { code: 'AUTH_API_KEY_REQUIRED' } } });
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('closes an idle kept-alive connection', async () => {
+    const server = await start({ DATA_DIR: dataDir, HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000' });
+    try {
       const idle = connect(server.port, '127.0.0.1');
       idle.write('GET /health-of-nothing HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
       const answered = await untilClosed(idle);

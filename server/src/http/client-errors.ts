@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { type IncomingMessage, type RequestListener, type Server, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { ApiError, detail, errorBody } from '../errors.ts';
+
+/**
+ * What a request Node's HTTP parser refuses is answered, by the parser's error code: the status Node itself would
+ * send (node:_http_server › socketOnError), in the error envelope.
+ */
+function clientErrorOf(code: string | undefined): ApiError {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError(431, 'VALIDATION_ERROR', undefined, [
+        detail('header', '', 'os cabeçalhos da requisição passam do limite do servidor (16 KiB)'),
+      ]);
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new ApiError(413, 'PAYLOAD_TOO_LARGE');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError(408, 'VALIDATION_ERROR', undefined, [
+        detail('header', '', 'a requisição não chegou inteira dentro do prazo do servidor'),
+      ]);
+    default:
+      return new ApiError(400, 'VALIDATION_ERROR', undefined, [
+        detail('header', '', 'requisição HTTP malformada (linha de requisição, cabeçalho ou delimitação do corpo)'),
+      ]);
+  }
+}
+
+/** Writes `error` on a socket no response has started on, in the envelope with a fresh `X-Request-Id`, and closes it. */
+function answerOnSocket(socket: Duplex, error: ApiError, logger: Logger, cause: string | undefined): void {
+  const requestId = randomUUID();
+  const body = JSON.stringify(errorBody(error.status, error.code, error.message, error.details));
+  logger.info({ reqId: requestId, status: error.status, cause }, 'request refused before routing');
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+/**
+ * Answers in the documented envelope, with an `X-Request-Id`, what Node would otherwise answer bare or not at
+ * all: a request its parser refuses (malformed, headers over the limit, too slow: 400, 431, 408), and a CONNECT
+ * (405: this server is no proxy). A request whose `Expect` is not `100-continue` is served as if it had none, as
+ * RFC 9110 allows, instead of Node's bare 417. The socket is closed after the answer, as Node does.
+ */
+export function answerClientErrors(server: Server, app: RequestListener, logger: Logger): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // A response already under way on this connection must not be corrupted by a second one (Node's own rule).
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    answerOnSocket(socket, clientErrorOf(error.code), logger, error.code);
+  });
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    answerOnSocket(socket, new ApiError(405, 'METHOD_NOT_ALLOWED'), logger, 'CONNECT');
+  });
+  server.on('checkExpectation', app);
+}
+
+/**
+ * An HTTP/1.1 request without `Host` is a 400 (RFC 9112 › 3.2), answered by the app in the envelope: Node's own
+ * check (`requireHostHeader`, turned off in listen.ts) answers it bare.
+ */
+export const requireHostHeader: RequestHandler = (req, _res, next) => {
+  if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return next();
+  next(new ApiError(400, 'VALIDATION_ERROR', undefined, [detail('header', 'host', 'obrigatório em HTTP/1.1')]));
+};
