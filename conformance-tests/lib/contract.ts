@@ -1,6 +1,3 @@
-// The contract, read from openapi.yaml at run time: operations, their parameters, request bodies and
-// documented responses, and Ajv validators compiled from the response schemas. Nothing here names an
-// operation: a new operation in the contract is picked up as it is.
 // The contract as the suite needs it: the shared reader (lib/contract.ts) for operations, parameters and
 // examples, plus each operation's request body and documented responses, and Ajv validators compiled from
 // the response schemas. Nothing here names an operation: a new operation in the contract is picked up as it is.
@@ -15,6 +12,7 @@ import {
   type Json,
   type JsonObject,
 } from '../../lib/contract.ts';
+import { UUID } from '../../lib/uuid.ts';
 
 const addFormats = formats as unknown as (ajv: Ajv2020) => void;
 
@@ -48,6 +46,7 @@ export class Contract extends ContractDocument {
     super(ContractDocument.load(file).doc);
     this.#ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.#ajv);
+    this.#ajv.addFormat('uuid', UUID);
     this.#ajv.addSchema(this.doc as object, 'contract');
     this.operations = this.listOperations().map(({ raw, pointer, ...operation }) => ({
       ...operation,

@@ -72,6 +72,26 @@ const CASES: Case[] = [
     accept: true,
   },
   { name: 'X-Store-Id in upper case', url: '/api/v1/products', upperStoreId: true, accept: true },
+  // The contract's uuids are the 36-character form only; Prism's uuid format (ajv-formats') takes a `urn:uuid:` prefix.
+  { name: 'a path uuid as a urn', url: '/api/v1/products/urn:uuid:{PRODUCT}', accept: false, mockPending: 'Prism' },
+  {
+    name: 'a query uuid as a urn',
+    url: '/api/v1/products?categoryId=urn:uuid:6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+    accept: false,
+    mockPending: 'Prism',
+  },
+  {
+    name: 'a body uuid as a urn',
+    method: 'POST',
+    url: '/api/v1/kits',
+    body: {
+      name: 'Kit',
+      price: 10,
+      items: [{ productId: 'urn:uuid:6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', quantity: 1 }],
+    },
+    accept: false,
+    mockPending: 'Prism',
+  },
   // RFC 9110 §11.1: the scheme is case-insensitive. Prism's security check compares it case-sensitively.
   { name: 'scheme bearer', url: '/api/v1/products', scheme: 'bearer', accept: true, mockPending: 'Prism' },
   { name: 'scheme BEARER', url: '/api/v1/products', scheme: 'BEARER', accept: true, mockPending: 'Prism' },
@@ -173,6 +193,7 @@ describe('the mock and the server agree on which requests they accept', () => {
     async (given) => {
       const fromServer = await send(server.baseUrl, tenant.headers, given);
       expect(verdict(fromServer.status)).toBe(given.accept ? 'accepted' : 'refused');
+      if (!given.accept) expect(fromServer.status).toBe(400);
     },
   );
 

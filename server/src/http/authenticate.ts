@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { UUID } from '../../../lib/uuid.ts';
 import { contractOperations, type Operation, type OperationId } from '../contract.ts';
 import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, sameSecret } from '../domain/secrets.ts';
 import { ApiError, detail, validationError } from '../errors.ts';
@@ -6,7 +7,6 @@ import type { CredentialsRepository } from '../resources/credentials/repository.
 import { FAILED_AUTH_WINDOW_SECONDS, type FailedAuthThrottle } from './failed-auth-throttle.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // The scheme is case-insensitive (RFC 9110 §11.1): `bearer`, `BEARER`.
 const API_KEY = new RegExp(`^Bearer (${API_KEY_PREFIX}[A-Za-z0-9_-]{43})$`, 'i');
 const CHECKOUT_KEY = new RegExp(`^${CHECKOUT_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
+import { UUID } from '../../../lib/uuid.ts';
 
 // Uuids are accepted in any letter case (contract, info: Query strings) and stored in lower case, so an id read
 // back compares equal to the one a client sent in upper case.
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UUID_IN_URL = /(?<=[/=])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?=$|[/?&#])/gi;
 
 /** `/api/v1/products/6F1C…?categoryId=A1B2…` → the same with both uuids in lower case (before routing). */
