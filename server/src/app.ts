@@ -17,7 +17,7 @@ import { skipIdleParameterMutation } from './http/parameter-mutation.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
 import { contractRoutes } from './http/routes.ts';
-import { requireStorableInput } from './http/storable-input.ts';
+import { noteBodyNotUtf8, requireStorableInput } from './http/storable-input.ts';
 import { trimValidatorStartUp } from './http/validator-start-up.ts';
 import { API_KEY_REVOKED_CHANNEL, revokesHeard } from './resources/credentials/key-revocations.ts';
 import { handlers as allHandlers } from './resources/index.ts';
@@ -94,7 +94,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
       adminToken: config.adminToken,
       failedAuth: failedAuthThrottle(config.authFailureLimit),
     }),
-    express.json({ limit: '1mb' }),
+    express.json({ limit: '1mb', verify: noteBodyNotUtf8 }),
     requireStorableInput,
     lowercaseBodyUuids,
     ...validator.slice(lookup + 1),

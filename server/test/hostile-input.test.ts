@@ -264,6 +264,28 @@ describeEngines('hostile text through the typed client', () => {
     },
   );
 
+  test('createProduct refuses a body that is not valid UTF-8 with 400 naming the body, and stores nothing', async ({
+    server,
+    tenant,
+    api,
+  }) => {
+    // "Badé" then 0xFF 0xFE (never UTF-8) and an overlong 0xC0 0xA2: a decoder would make each U+FFFD.
+    for (const bad of [Buffer.from([0xff, 0xfe]), Buffer.from([0xc0, 0xa2])]) {
+      const body = Buffer.concat([Buffer.from('{"name":"Badé '), bad, Buffer.from('","type":"DIGITAL","price":10}')]);
+      const response = await fetch(`${server.baseUrl}/api/v1/products`, {
+        method: 'POST',
+        headers: { ...tenant.headers, 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(
+        invalid([{ location: 'body', path: '', reason: 'o corpo não é texto UTF-8 válido' }]),
+      );
+    }
+    const list = await api.GET('/api/v1/products');
+    expect(list.data?.data.pagination.total).toBe(0);
+  });
+
   test(`createWebhook refuses a free-form field nested deeper than ${MAX_BODY_DEPTH} levels, naming it, and accepts the limit`, async ({
     api,
   }) => {

@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { detail, type ErrorDetail, validationError } from '../errors.ts';
 
@@ -37,12 +39,25 @@ function findProblem(value: unknown, path: string[], location: ErrorDetail['loca
   return undefined;
 }
 
+/** Requests whose JSON body, declared UTF-8 (or of no charset), was not valid UTF-8. */
+const bodiesNotUtf8 = new WeakSet<IncomingMessage>();
+
+/**
+ * The JSON body parser's `verify`: notes a body whose bytes are not valid UTF-8 before the parser decodes it,
+ * which would put U+FFFD in place of each bad sequence, silently.
+ */
+export function noteBodyNotUtf8(req: IncomingMessage, _res: unknown, bytes: Buffer, charset: string): void {
+  if (charset.toLowerCase() === 'utf-8' && !isUtf8(bytes)) bodiesNotUtf8.add(req);
+}
+
 /**
  * 400 VALIDATION_ERROR, before the contract validator and the handlers, for input the store could not keep as
- * sent: NUL characters (PostgreSQL text cannot hold them), lone surrogates (not Unicode; they would read back
- * as U+FFFD) and bodies nested deeper than `MAX_BODY_DEPTH` (which would exhaust the validator's stack).
+ * sent: a body that is not valid UTF-8 (`noteBodyNotUtf8`), NUL characters (PostgreSQL text cannot hold them),
+ * lone surrogates (not Unicode; they would read back as U+FFFD) and bodies nested deeper than `MAX_BODY_DEPTH`
+ * (which would exhaust the validator's stack).
  */
 export const requireStorableInput: RequestHandler = (req, _res, next) => {
+  if (bodiesNotUtf8.has(req)) return next(validationError([detail('body', '', 'o corpo não é texto UTF-8 válido')]));
   const problem = findProblem(req.query, [], 'query') ?? findProblem(req.body, [], 'body');
   next(problem ? validationError([problem]) : undefined);
 };
