@@ -103,6 +103,9 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // The contract declares no conditional requests (no ETag, no 304): Express would answer `If-None-Match: *`
+  // with 304 and no body.
+  Object.defineProperty(app.request, 'fresh', { get: () => false });
   app.use(requestLog(logger));
   app.use(requireHostHeader);
   app.use(lowercaseUrlUuids);

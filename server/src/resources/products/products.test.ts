@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { get as httpGet, type IncomingMessage } from 'node:http';
+import { text } from 'node:stream/consumers';
 import { expect } from 'vitest';
 import { UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
@@ -118,6 +121,27 @@ describeEngines('products', () => {
     const productId = created.data?.data.product.id ?? UNKNOWN;
     const read = await api.GET('/api/v1/products/{productId}', { params: { path: { productId } } });
     expect(read.data?.data.product).toMatchObject({ price: 0.01, costPrice: 19.9 });
+  });
+
+  test('getProductById answers 200 with the product whatever conditional headers say: the contract has no 304', async ({
+    api,
+    server,
+    tenant,
+  }) => {
+    const created = await api.POST('/api/v1/products', { body: digital('Adesivo') });
+    const productId = created.data?.data.product.id ?? UNKNOWN;
+    const plain = await api.GET('/api/v1/products/{productId}', { params: { path: { productId } } });
+    // node:http, not fetch: fetch adds `Cache-Control: no-cache` to a conditional request, which hides a 304.
+    for (const condition of [{ 'if-none-match': '*' }, { 'if-modified-since': 'Fri, 01 Jan 2100 00:00:00 GMT' }]) {
+      const url = `${server.baseUrl}/api/v1/products/${productId}`;
+      const request = httpGet(url, { headers: { ...tenant.headers, ...condition } });
+      const [response] = (await once(request, 'response')) as [IncomingMessage];
+      const body = (await text(response)) || '(empty)';
+      expect({ status: response.statusCode, body: body === '(empty)' ? body : JSON.parse(body) }).toEqual({
+        status: 200,
+        body: plain.data,
+      });
+    }
   });
 
   test.for([
