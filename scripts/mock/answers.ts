@@ -1,5 +1,5 @@
 // The answers the mock gives in the contract's own words: the shared responses of components/responses
-// (Unauthorized, BadRequest, NotFound) with their first named example, read from the spec at start-up, and
+// (Unauthorized, BadRequest, NotFound) with their first named example (an unknown path: NotFound's RouteNotFound), read from the spec at start-up, and
 // what replaces Prism's reply when Prism made up an error of its own or kept the example's `details`.
 import type http from 'node:http';
 import { type ContractDocument, isObject, type Json, type JsonObject, type Operation } from '../../lib/contract.ts';
@@ -16,6 +16,7 @@ export interface ContractErrors {
   unauthorized: ContractAnswer;
   badRequest: ContractAnswer;
   notFound: ContractAnswer;
+  routeNotFound: ContractAnswer;
 }
 
 export interface PrismReply {
@@ -37,9 +38,13 @@ export function exampleAnswer(contract: ContractDocument, response: Json | undef
   return body === undefined || status === undefined ? undefined : { status, body };
 }
 
-function sharedAnswer(contract: ContractDocument, name: string): ContractAnswer {
+function sharedAnswer(contract: ContractDocument, name: string, exampleName?: string): ContractAnswer {
   const responses = isObject(contract.doc.components) ? contract.doc.components.responses : undefined;
-  const answer = exampleAnswer(contract, isObject(responses) ? responses[name] : undefined);
+  const response = isObject(responses) ? responses[name] : undefined;
+  const named = contract.examples(response).find((example) => example.name === exampleName)?.value;
+  const status = statusOf(named);
+  const answer =
+    named !== undefined && status !== undefined ? { status, body: named } : exampleAnswer(contract, response);
   if (!answer) {
     throw new Error(`The mock needs #/components/responses/${name} with a named example stating meta.status.`);
   }
@@ -51,6 +56,8 @@ export function loadContractErrors(contract: ContractDocument): ContractErrors {
     unauthorized: sharedAnswer(contract, 'Unauthorized'),
     badRequest: sharedAnswer(contract, 'BadRequest'),
     notFound: sharedAnswer(contract, 'NotFound'),
+    // An unknown path: the NotFound response's `RouteNotFound` example where the contract has one.
+    routeNotFound: sharedAnswer(contract, 'NotFound', 'RouteNotFound'),
   };
 }
 
@@ -130,6 +137,6 @@ export function reconcile(
     return withDetails(template, violationDetails(violations, names));
   }
   // Prism's router found no operation for the path: the contract's 404.
-  if (/^NO_(PATH|RESOURCE|SERVER)_/.test(problem)) return errors.notFound;
+  if (/^NO_(PATH|RESOURCE|SERVER)_/.test(problem)) return errors.routeNotFound;
   return undefined;
 }

@@ -243,10 +243,12 @@ describe.each(specs)('mock against %s', (_name, specSource) => {
     }
   });
 
-  it("answers an unknown route with the contract's 404 envelope", async () => {
+  it("answers an unknown route with the contract's 404 envelope: its RouteNotFound example where it has one", async () => {
     const res = await call('/api/v1/no-such-route', { headers: { authorization: 'Bearer mock-test-key' } });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual(contractError('NotFound'));
+    const examples = reader(doc).examples(doc.components.responses.NotFound);
+    const routeNotFound = examples.find(({ name }) => name === 'RouteNotFound')?.value;
+    expect(await res.json()).toEqual(routeNotFound ?? contractError('NotFound'));
   });
 });
 

@@ -9,12 +9,14 @@
 // Prism does not answer within the time-out gets the contract's 500 `INTERNAL_ERROR`. No message, code or
 // status of the contract lives in these files: they are read from the spec at start-up.
 //
-//   node scripts/mock/mock.ts [spec]   (env: PORT=4010, HOST=127.0.0.1, OPENAPI_SPEC, MOCK_TIMEOUT_MS=10000,
-//                                       MOCK_VERBOSE=1 to see Prism's own log)
+//   node scripts/mock/mock.ts [--port N] [--host H] [spec]
+//     (env: PORT=4010, HOST=127.0.0.1, OPENAPI_SPEC, MOCK_TIMEOUT_MS=10000, MOCK_VERBOSE=1 to see Prism's own log)
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { ContractDocument, isObject, type Operation } from '../../lib/contract.ts';
 import { validationReason } from '../../lib/validation-reasons.ts';
 import {
@@ -246,12 +248,37 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   };
 }
 
+const USAGE = 'usage: npm run mock -- [--port N] [--host H] [spec]   (PORT, HOST, OPENAPI_SPEC also set them)';
+
+/** The command line, or a one-line usage error (exit 2) for an unknown option, a bad port or a missing spec. */
+function commandLine(argv: string[]): MockOptions {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { port: { type: 'string' }, host: { type: 'string' } },
+    });
+    const [spec, ...more] = positionals;
+    if (more.length > 0) throw new Error('one spec at most');
+    if (spec !== undefined && !existsSync(path.resolve(ROOT, spec))) throw new Error(`no contract at ${spec}`);
+    const port = values.port ?? process.env.PORT;
+    if (port !== undefined && !/^\d{1,5}$/.test(port)) throw new Error(`${port} is not a port number`);
+    const host = values.host ?? process.env.HOST;
+    return {
+      ...(spec !== undefined ? { spec } : {}),
+      ...(host ? { host } : {}),
+      ...(port !== undefined ? { port: Number(port) } : {}),
+    };
+  } catch (error) {
+    console.error(`mock: ${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
 if (import.meta.main) {
   const timeout = Number(process.env.MOCK_TIMEOUT_MS);
   const mock = await startMock({
-    spec: process.argv[2],
-    host: process.env.HOST,
-    port: process.env.PORT ? Number(process.env.PORT) : undefined,
+    ...commandLine(process.argv.slice(2)),
     ...(timeout > 0 ? { timeoutMs: timeout } : {}),
     ...(process.env.MOCK_VERBOSE ? { log: (line: string) => console.error(line) } : {}),
   });
