@@ -4288,7 +4288,10 @@ export interface operations {
                 status?: components["schemas"]["ProductStatus"];
                 /** @description **Inferred** — only products of this type. */
                 type?: components["schemas"]["ProductType"];
-                /** @description **Inferred** — only products linked to this category. */
+                /**
+                 * @description **Inferred** — only products linked to this category.
+                 * @example 9b2e4c1a-5d3f-4e7a-8b6c-1d2e3f4a5b6c
+                 */
                 categoryId?: string;
             };
             header: {
@@ -4746,7 +4749,10 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description **Inferred** — only kits with this status. */
                 status?: "ACTIVE" | "INACTIVE";
-                /** @description **Inferred** — case-insensitive match on the kit name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms. */
+                /**
+                 * @description **Inferred** — case-insensitive match on the kit name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
+                 * @example camiseta
+                 */
                 search?: string;
             };
             header: {
@@ -5757,9 +5763,15 @@ export interface operations {
                  * @example 10
                  */
                 limit?: components["parameters"]["Limit"];
-                /** @description **Inferred** — only gifts whose `active` flag equals this value. */
+                /**
+                 * @description **Inferred** — only gifts whose `active` flag equals this value.
+                 * @example true
+                 */
                 active?: boolean;
-                /** @description **Inferred** — case-insensitive match on the gift name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms. */
+                /**
+                 * @description **Inferred** — case-insensitive match on the gift name. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
+                 * @example camiseta
+                 */
                 search?: string;
             };
             header: {
@@ -5967,9 +5979,15 @@ export interface operations {
                  * @example 10
                  */
                 limit?: components["parameters"]["Limit"];
-                /** @description **Inferred** — only upsells whose `active` flag equals this value. */
+                /**
+                 * @description **Inferred** — only upsells whose `active` flag equals this value.
+                 * @example true
+                 */
                 active?: boolean;
-                /** @description **Inferred** — case-insensitive match on the upsell name or title. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms. */
+                /**
+                 * @description **Inferred** — case-insensitive match on the upsell name or title. `%` and `_` match themselves (no wildcards); `+` in the query string is a space, as in HTML forms.
+                 * @example camiseta
+                 */
                 search?: string;
             };
             header: {
@@ -6352,7 +6370,10 @@ export interface operations {
                  * @example 10
                  */
                 limit?: components["parameters"]["Limit"];
-                /** @description Only discount ranges whose `active` flag equals this value. */
+                /**
+                 * @description Only discount ranges whose `active` flag equals this value.
+                 * @example true
+                 */
                 active?: boolean;
             };
             header: {
@@ -6562,7 +6583,10 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Only the discount of this payment method. */
                 paymentMethod?: "PIX" | "CARD" | "BOLETO";
-                /** @description Only discounts whose `active` flag equals this value. */
+                /**
+                 * @description Only discounts whose `active` flag equals this value.
+                 * @example true
+                 */
                 active?: boolean;
             };
             header: {
@@ -6752,7 +6776,10 @@ export interface operations {
                  * @example 10
                  */
                 limit?: components["parameters"]["Limit"];
-                /** @description **Inferred** name — the documented boolean filter: only active (true) or inactive (false) webhooks. */
+                /**
+                 * @description **Inferred** name — the documented boolean filter: only active (true) or inactive (false) webhooks.
+                 * @example true
+                 */
                 active?: boolean;
                 /**
                  * @description Webhooks subscribed to any of these events, comma-separated: `ORDER_CREATED,ORDER_PAID`.
@@ -7045,7 +7072,10 @@ export interface operations {
                  * @example 10
                  */
                 limit?: components["parameters"]["Limit"];
-                /** @description **Inferred** — only active (true) or inactive (false) automations. */
+                /**
+                 * @description **Inferred** — only active (true) or inactive (false) automations.
+                 * @example true
+                 */
                 active?: boolean;
                 /** @description **Inferred** — only automations started by this event. */
                 trigger_event?: components["schemas"]["TriggerEvent"];
@@ -7538,7 +7568,10 @@ export interface operations {
                  * @example 10
                  */
                 limit?: components["parameters"]["Limit"];
-                /** @description Only metatags whose `active` flag equals this value. */
+                /**
+                 * @description Only metatags whose `active` flag equals this value.
+                 * @example true
+                 */
                 active?: boolean;
                 /** @description Only metatags injected at this placement. */
                 placement?: "HEAD" | "BODY_START" | "BODY_END";
