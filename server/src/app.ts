@@ -8,7 +8,7 @@ import { loadContract } from './contract.ts';
 import type { Store } from './db/database.ts';
 import { webhookSender } from './domain/ssrf-guard.ts';
 import { authenticate } from './http/authenticate.ts';
-import { requireHostHeader } from './http/client-errors.ts';
+import { continueOnceAuthenticated, requireHostHeader } from './http/client-errors.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
 import { lowercaseBodyUuids, lowercaseUrlUuids } from './http/lowercase-uuids.ts';
@@ -94,6 +94,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
       adminToken: config.adminToken,
       failedAuth: failedAuthThrottle(config.authFailureLimit),
     }),
+    continueOnceAuthenticated,
     express.json({ limit: '1mb', verify: noteBodyNotUtf8 }),
     requireStorableInput,
     lowercaseBodyUuids,

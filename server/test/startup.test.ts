@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
 import { freePort, REPO_ROOT } from './child-server.ts';
 import { withoutDefaults } from './fixture.ts';
+import { tempDir } from './temp-dir.ts';
 
 type ProductCreate = components['schemas']['ProductCreate'];
 
@@ -301,6 +302,34 @@ describe('connection deadlines', { timeout: 60_000 }, () => {
           'GET /api/v1/products HTTP/1.1\r\nHost: x\r\nExpect: x\r\nConnection: close\r\n\r\n',
         ),
       ).toMatchObject({ status: 401, body: { error: { code: 'AUTH_API_KEY_REQUIRED' } } });
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('sends 100 Continue to a request that expects it only once its key is accepted', async () => {
+    const server = await start({ DATA_DIR: tempDir('kit-continue-') });
+    try {
+      const key = /sf_live_[A-Za-z0-9_-]{43}/.exec(server.stdout)?.[0] ?? '';
+      const storeId = /X-Store-Id: ([0-9a-f-]{36})/.exec(server.stdout)?.[1] ?? '';
+      const body = '{"name":"Adesivo","type":"DIGITAL","price":10}';
+      /** The answer to a create that waits for `100 Continue` before it sends its body. */
+      const create = async (authorization: string) => {
+        const socket = connect(server.port, '127.0.0.1');
+        socket.write(
+          `POST /api/v1/products HTTP/1.1\r\nHost: x\r\n${authorization}X-Store-Id: ${storeId}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+        );
+        socket.once('data', (first: Buffer) => {
+          if (first.toString().startsWith('HTTP/1.1 100 ')) socket.write(body);
+        });
+        return untilClosed(socket);
+      };
+      // Without a key: the 401 at once, no invitation to upload.
+      expect(await create('')).toMatch(/^HTTP\/1\.1 401 /);
+      expect(await create(`Authorization: Bearer ${key}\r\n`)).toMatch(
+        /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /,
+      );
     } finally {
       await stop(server);
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, type RequestListener, type Server, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type RequestListener, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -43,11 +43,15 @@ function answerOnSocket(socket: Duplex, error: ApiError, logger: Logger, cause: 
   );
 }
 
+/** Requests that expect `100 Continue` and have not had it (a server without `answerClientErrors` sends it itself). */
+const awaitingContinue = new WeakSet<IncomingMessage>();
+
 /**
  * Answers in the documented envelope, with an `X-Request-Id`, what Node would otherwise answer bare or not at
  * all: a request its parser refuses (malformed, headers over the limit, too slow: 400, 431, 408), and a CONNECT
  * (405: this server is no proxy). A request whose `Expect` is not `100-continue` is served as if it had none, as
- * RFC 9110 allows, instead of Node's bare 417. The socket is closed after the answer, as Node does.
+ * RFC 9110 allows, instead of Node's bare 417; one that expects `100-continue` is invited to send its body only
+ * once authenticated (`continueOnceAuthenticated`). The socket is closed after the answer, as Node does.
  */
 export function answerClientErrors(server: Server, app: RequestListener, logger: Logger): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -63,6 +67,11 @@ export function answerClientErrors(server: Server, app: RequestListener, logger:
     answerOnSocket(socket, new ApiError(405, 'METHOD_NOT_ALLOWED'), logger, 'CONNECT');
   });
   server.on('checkExpectation', app);
+  // `Expect: 100-continue`: Node would invite the body at once; the app does once the request is authenticated.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    awaitingContinue.add(req);
+    app(req, res);
+  });
 }
 
 /**
@@ -72,4 +81,13 @@ export function answerClientErrors(server: Server, app: RequestListener, logger:
 export const requireHostHeader: RequestHandler = (req, _res, next) => {
   if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return next();
   next(new ApiError(400, 'VALIDATION_ERROR', undefined, [detail('header', 'host', 'obrigatório em HTTP/1.1')]));
+};
+
+/**
+ * Sends `100 Continue` to a request that waits for it before its body is read, that is once the request is
+ * authenticated (app.ts): a client without a valid key is answered without having sent its body.
+ */
+export const continueOnceAuthenticated: RequestHandler = (req, res, next) => {
+  if (awaitingContinue.delete(req)) res.writeContinue();
+  next();
 };
