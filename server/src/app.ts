@@ -65,24 +65,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   const window = { max: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
   const rateLimiter = store.engine === 'postgres' ? sqlRateLimiter(store, window) : memoryRateLimiter(window);
 
-  compileOperationLookup();
-  skipIdleParameterMutation();
-  trimValidatorStartUp();
-  const validator = OpenApiValidator.middleware({
-    // The parsed document (lib/contract.ts reads the generated parse), not the path: the validator would parse
-    // the YAML again. It takes its own copy.
-    apiSpec: loadContract() as unknown as OpenApiValidatorOptions['apiSpec'],
-    // The contract says undeclared query parameters are ignored (info: Query strings).
-    validateRequests: { allowUnknownQueryParameters: true, allErrors: true },
-    validateResponses: config.validateResponses,
-    validateSecurity: false,
-    validateFormats: true,
-    formats: { uuid: UUID },
-    ignoreUndocumented: false,
-    // The contract is checked against the OpenAPI schema by `npm test` (validator-start-up.test.ts, redocly lint),
-    // not again at every start (a third of a second before the first answer).
-    validateApiSpec: false,
-  }) as unknown as RequestHandler[];
+  const validator = contractValidator(config.validateResponses);
   // Authentication runs after the route lookup and before request validation (see http/authenticate.ts); the
   // body is read only then, so that a malformed or oversized body never answers before the key and scope checks.
   const lookup = validator.findIndex((middleware) => middleware.name === 'metadataMiddleware');
@@ -115,4 +98,29 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   app.use(unknownRoute);
   app.use(errorHandler(logger));
   return { app, repositories, worker, writeThread };
+}
+
+/**
+ * express-openapi-validator's middlewares for the contract, with the steps this server replaces or skips
+ * (operation-lookup.ts, parameter-mutation.ts, validator-start-up.ts) in place.
+ */
+function contractValidator(validateResponses: boolean): RequestHandler[] {
+  compileOperationLookup();
+  skipIdleParameterMutation();
+  trimValidatorStartUp();
+  return OpenApiValidator.middleware({
+    // The parsed document (lib/contract.ts reads the generated parse), not the path: the validator would parse
+    // the YAML again. It takes its own copy.
+    apiSpec: loadContract() as unknown as OpenApiValidatorOptions['apiSpec'],
+    // The contract says undeclared query parameters are ignored (info: Query strings).
+    validateRequests: { allowUnknownQueryParameters: true, allErrors: true },
+    validateResponses,
+    validateSecurity: false,
+    validateFormats: true,
+    formats: { uuid: UUID },
+    ignoreUndocumented: false,
+    // The contract is checked against the OpenAPI schema by `npm test` (validator-start-up.test.ts, redocly lint),
+    // not again at every start (a third of a second before the first answer).
+    validateApiSpec: false,
+  }) as unknown as RequestHandler[];
 }
