@@ -1,8 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { json, money, nullableMoney } from '../../db/column-codecs.ts';
 import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
+import { ANSWERED_LATER } from '../../db/pg-answered-later.ts';
 import { type StoredOf, storeTable } from '../../db/store-table.ts';
 import { type CustomerRecord, upsertCustomer } from '../customers/repository.ts';
 import type { Database } from '../index.ts';
@@ -101,11 +102,12 @@ export function ordersRepository(db: Kysely<Database>) {
   return {
     /**
      * Stores the order with its lines and upserts its customer by document, all in one transaction.
-     * Answers whether the customer was new.
+     * Answers whether the customer was new. On PostgreSQL the order and its lines are sent without waiting
+     * (pg-answered-later.ts): the customer's read answers for them.
      */
     async createOrder(order: OrderRecord, customer: CustomerRecord): Promise<{ customerCreated: boolean }> {
       return inTransaction(db, async (trx) => {
-        await storeTable(trx, 'orders', orderColumns).insert(rowOf(order));
+        await storeTable(trx, 'orders', orderColumns).insertAnsweredLater(rowOf(order));
         await trx
           .insertInto('order_items')
           .values(
@@ -121,6 +123,7 @@ export function ordersRepository(db: Kysely<Database>) {
               image: item.image,
             })),
           )
+          .modifyEnd(sql.raw(ANSWERED_LATER))
           .execute();
         return { customerCreated: await upsertCustomer(trx, customer) };
       });

@@ -4,6 +4,7 @@ import { flag, json, nullableJson } from '../../db/column-codecs.ts';
 import type { Engine } from '../../db/database.ts';
 import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
+import { ANSWERED_LATER } from '../../db/pg-answered-later.ts';
 import { type PageRequest, pageOf, readWindow, type StoredOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
@@ -33,7 +34,10 @@ type PageIds = AliasedSelectQueryBuilder<{ webhook_id: string; created_at: strin
 /** The list's filters, `events` already split into names. */
 export type WebhookFilters = Pick<ListWebhooksQuery, 'active'> & { events?: readonly WebhookEventName[] | undefined };
 
-/** Moves the store's webhook counts by `total` and `active` (inside the transaction of the change). */
+/**
+ * Moves the store's webhook counts by `total` and `active` (inside the transaction of the change; on PostgreSQL
+ * sent without waiting, like the writes of webhook_events below: the transaction's next statement answers for it).
+ */
 const count = (trx: Kysely<Database>, storeId: string, total: number, active: number) =>
   trx
     .insertInto('webhook_counts')
@@ -44,6 +48,7 @@ const count = (trx: Kysely<Database>, storeId: string, total: number, active: nu
         active: eb('webhook_counts.active', '+', active),
       })),
     )
+    .modifyEnd(sql.raw(ANSWERED_LATER))
     .execute();
 
 const subscriptions = (webhook: WebhookRecord) =>
@@ -55,22 +60,29 @@ const subscriptions = (webhook: WebhookRecord) =>
     created_at: webhook.createdAt,
   }));
 
+/** Writes the webhook's subscriptions (sent without waiting on PostgreSQL, as `count`). */
+const insertSubscriptions = (trx: Kysely<Database>, webhook: WebhookRecord) =>
+  trx.insertInto('webhook_events').values(subscriptions(webhook)).modifyEnd(sql.raw(ANSWERED_LATER)).execute();
+
 /** The writes, each keeping `webhook_counts` and the `webhook_events` subscriptions in step with the webhook. */
 function webhookWrites(db: Kysely<Database>, engine: Engine) {
   return {
     /**
      * Creates the webhook unless the store already holds `limit`; false then. On PostgreSQL a store's creates
      * take turns on a transaction-scoped advisory lock before counting, so simultaneous ones (on any instance)
-     * never pass the limit; the embedded store runs one write transaction at a time.
+     * never pass the limit; the embedded store runs one write transaction at a time. The lock and the writes are
+     * sent without waiting (pg-answered-later.ts): the count's read answers for the lock, the COMMIT for the rest.
      */
     createWebhook: (webhook: WebhookRecord, limit: number) =>
       inTransaction(db, async (trx) => {
         if (engine === 'postgres') {
-          await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks\n${webhook.storeId}`}, 0))`.execute(trx);
+          await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks\n${webhook.storeId}`}, 0))${sql.raw(ANSWERED_LATER)}`.execute(
+            trx,
+          );
         }
         if ((await totalOf(trx, webhook.storeId, {}, [])) >= limit) return false;
-        await storeTable(trx, 'webhooks', webhookColumns).insert(webhook);
-        await trx.insertInto('webhook_events').values(subscriptions(webhook)).execute();
+        await storeTable(trx, 'webhooks', webhookColumns).insertAnsweredLater(webhook);
+        await insertSubscriptions(trx, webhook);
         await count(trx, webhook.storeId, 1, webhook.active ? 1 : 0);
         return true;
       }),
@@ -81,7 +93,7 @@ function webhookWrites(db: Kysely<Database>, engine: Engine) {
         if (before && before.active !== webhook.active) await count(trx, webhook.storeId, 0, webhook.active ? 1 : -1);
         await storeTable(trx, 'webhooks', webhookColumns).replace(webhook);
         await trx.deleteFrom('webhook_events').where('webhook_id', '=', webhook.id).execute();
-        await trx.insertInto('webhook_events').values(subscriptions(webhook)).execute();
+        await insertSubscriptions(trx, webhook);
       }),
 
     deleteWebhook: (storeId: string, id: string) =>
