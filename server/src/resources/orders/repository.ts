@@ -101,9 +101,8 @@ export function ordersRepository(db: Kysely<Database>) {
 
   return {
     /**
-     * Stores the order with its lines and upserts its customer by document, all in one transaction.
-     * Answers whether the customer was new. On PostgreSQL the order and its lines are sent without waiting
-     * (pg-answered-later.ts): the customer's read answers for them.
+     * Stores the order with its lines and upserts its customer by document, in one transaction (on PostgreSQL
+     * sent without waiting: the customer's read answers for them). Answers whether the customer was new.
      */
     async createOrder(order: OrderRecord, customer: CustomerRecord): Promise<{ customerCreated: boolean }> {
       return inTransaction(db, async (trx) => {
