@@ -60,9 +60,9 @@ describeEngines('the error path', () => {
   });
 
   test.for([
-    ['PUT', '/api/v1/products', 'GET, POST'],
-    ['DELETE', '/api/v1/categories', 'GET, POST'],
-    ['POST', `/api/v1/products/${UNKNOWN}`, 'GET, PATCH, DELETE'],
+    ['PUT', '/api/v1/products', 'GET, HEAD, POST'],
+    ['DELETE', '/api/v1/categories', 'GET, HEAD, POST'],
+    ['POST', `/api/v1/products/${UNKNOWN}`, 'GET, HEAD, PATCH, DELETE'],
   ] as const)(
     'answers %s %s with 405 METHOD_NOT_ALLOWED and an Allow header',
     async ([method, path, allow], { server, tenant }) => {

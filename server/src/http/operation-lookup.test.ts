@@ -25,6 +25,38 @@ describeEngines('operation look-up', () => {
     );
   });
 
+  test('a HEAD is answered as its path’s GET without a body: getProductById and listProducts, 200 and 404', async ({
+    server,
+    tenant,
+    api,
+  }) => {
+    const created = await api.POST('/api/v1/products', {
+      body: { name: 'Adesivo', type: 'DIGITAL', price: 10 } as never,
+    });
+    const id = created.data?.data.product.id ?? '';
+    for (const path of [
+      `/api/v1/products/${id}`,
+      '/api/v1/products',
+      '/api/v1/products/00000000-0000-4000-8000-000000000000',
+    ]) {
+      const [get, head] = await Promise.all(
+        ['GET', 'HEAD'].map((method) => fetch(`${server.baseUrl}${path}`, { method, headers: tenant.headers })),
+      );
+      const body = await get?.text();
+      expect({
+        status: head?.status,
+        type: head?.headers.get('content-type'),
+        length: head?.headers.get('content-length'),
+      }).toEqual({
+        status: get?.status,
+        type: get?.headers.get('content-type'),
+        length: String(Buffer.byteLength(body ?? '')),
+      });
+      expect(head?.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await head?.text()).toBe('');
+    }
+  });
+
   test('a method the path lacks is 405 with Allow; an unknown path is 404; a trailing slash finds listProducts', async ({
     server,
     tenant,
@@ -32,7 +64,7 @@ describeEngines('operation look-up', () => {
     const notAllowed = await raw(server.baseUrl, 'PUT', '/api/v1/products', tenant.headers);
     expect(notAllowed).toEqual({
       status: 405,
-      allow: 'POST, GET',
+      allow: 'POST, GET, HEAD',
       body: envelope(405, 'METHOD_NOT_ALLOWED', 'Método não permitido para esta rota.'),
     });
     const unknown = await raw(server.baseUrl, 'GET', '/api/v1/nope', tenant.headers);

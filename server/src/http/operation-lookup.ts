@@ -42,6 +42,12 @@ const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head',
 const segmentsOf = (path: string) =>
   (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/').length;
 
+/** The `Allow` of a path: its operations' methods, and HEAD where it has GET (a HEAD is answered as its GET). */
+function allowed(keys: string[]): string {
+  const methods = keys.filter((key) => HTTP_METHODS.has(key.toLowerCase()));
+  return (methods.includes('GET') ? [...methods, 'HEAD'] : methods).join(', ');
+}
+
 /**
  * The routes of the contract compiled once and grouped by their number of path segments (a parameter never
  * spans a `/`), in the validator's own order: a request is tried against the few paths of its length only.
@@ -64,9 +70,7 @@ function compileRoutes(
       paramNames: keys.map((key) => key.name),
       requestSchemas: new Map(operations.map((method) => [method, context.apiDoc.paths[pathKey]?.[method]])),
       responseSchemas: new Map(operations.map((method) => [method, responseApiDoc?.paths[pathKey]?.[method]])),
-      allow: Object.keys(context.openApiRouteMap[openApiRoute] ?? {})
-        .filter((key) => HTTP_METHODS.has(key.toLowerCase()))
-        .join(', '),
+      allow: allowed(Object.keys(context.openApiRouteMap[openApiRoute] ?? {})),
     };
     const length = segmentsOf(expressRoute);
     bySegments.set(length, [...(bySegments.get(length) ?? []), route]);
@@ -80,8 +84,8 @@ function compileRoutes(
  * cdimascio/express-openapi-validator#1217): about a tenth of a GET's CPU. This replaces that one step with the
  * same answer from routes compiled once at its first request: the same `req.openapi` and `req.params`, the same
  * errors (405 with `Allow`, 404 for an unknown path under a base path), the same first-match order; a malformed
- * percent-escape is a 400 naming the path parameter. Everything after it (security, validation, coercion) is the validator's own. Call once,
- * before the validator handles requests.
+ * percent-escape is a 400 naming the path parameter, and a HEAD is its path's GET. Everything after it (security,
+ * validation, coercion) is the validator's own. Call once, before the validator handles requests.
  */
 export function compileOperationLookup(): void {
   const { OpenApiValidator } = requireFromValidator('./openapi.validator') as { OpenApiValidator: ValidatorClass };
@@ -94,7 +98,8 @@ export function compileOperationLookup(): void {
     return (req, _res, next) => {
       const path = req.originalUrl.split('?')[0] ?? '';
       if (context.shouldIgnoreRoute(path)) return next();
-      const method = req.method.toLowerCase();
+      // HEAD is served as the path's GET, whose body Node leaves out (RFC 9110 › 9.3.2); the validator said 405.
+      const method = req.method === 'HEAD' ? 'get' : req.method.toLowerCase();
       for (const route of routes.get(segmentsOf(path)) ?? []) {
         const matched = route.regexp.exec(path);
         if (!matched) continue;
