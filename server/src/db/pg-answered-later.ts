@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type pg from 'pg';
 import { socketOf } from './pg-socket.ts';
 
@@ -6,6 +7,9 @@ import { socketOf } from './pg-socket.ts';
  * for PostgreSQL, and its outcome is checked at the transaction's next statement (its COMMIT, say).
  */
 export const ANSWERED_LATER = ' /* answered later */';
+
+/** `ANSWERED_LATER` as a Kysely fragment: a builder's `.modifyEnd(ANSWERED_LATER_SQL)`, or the end of a `sql` template. */
+export const ANSWERED_LATER_SQL = sql.raw(ANSWERED_LATER);
 
 type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown;
 

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { compiledOnce } from '../db/compiled-once.ts';
 import type { Engine } from '../db/database.ts';
-import { ANSWERED_LATER } from '../db/pg-answered-later.ts';
+import { ANSWERED_LATER_SQL } from '../db/pg-answered-later.ts';
 import type { Database } from '../resources/index.ts';
 
 /** `idempotency_keys`, as server/migrations/001_core.sql creates it: one claimed key per (store, key). */
@@ -57,7 +57,7 @@ const completeKey = compiledOnce((db: Kysely<Database>) =>
     .where('store_id', '=', '')
     .where('idempotency_key', '=', '')
     // Nothing waits on its answer: on PostgreSQL it leaves with the COMMIT (pg-answered-later.ts).
-    .modifyEnd(sql.raw(ANSWERED_LATER)),
+    .modifyEnd(ANSWERED_LATER_SQL),
 );
 
 /** The SQLSTATE of `claimAhead` on a key not free (server/migrations/007_idempotency_key_unclaimed.postgres.sql). */
@@ -118,7 +118,7 @@ export function idempotencyRepository(db: Kysely<Database>, engine: Engine) {
             await sql`
               ${claimOnPostgres(storeId, key, operationId, requestHash, now)}
               SELECT CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 1 ELSE idempotency_key_unclaimed() END
-              ${sql.raw(ANSWERED_LATER)}`.execute(db);
+              ${ANSWERED_LATER_SQL}`.execute(db);
           }
         : undefined,
 

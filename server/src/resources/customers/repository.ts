@@ -1,7 +1,7 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { money } from '../../db/column-codecs.ts';
-import { ANSWERED_LATER } from '../../db/pg-answered-later.ts';
+import { ANSWERED_LATER_SQL } from '../../db/pg-answered-later.ts';
 import { filtered, storeTable } from '../../db/store-table.ts';
 import { fromCents, toCents } from '../../domain/pricing.ts';
 import type { Database } from '../index.ts';
@@ -42,7 +42,7 @@ export async function upsertCustomer(trx: Transaction<Database>, customer: Custo
       }),
     )
     // The read that follows answers for it (pg-answered-later.ts).
-    .modifyEnd(sql.raw(ANSWERED_LATER))
+    .modifyEnd(ANSWERED_LATER_SQL)
     .execute();
   const stored = await trx
     .selectFrom('customers')

@@ -1,9 +1,9 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { components, operations } from '../../../../generated/openapi.ts';
 import { json, money, nullableMoney } from '../../db/column-codecs.ts';
 import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
-import { ANSWERED_LATER } from '../../db/pg-answered-later.ts';
+import { ANSWERED_LATER_SQL } from '../../db/pg-answered-later.ts';
 import { type StoredOf, storeTable } from '../../db/store-table.ts';
 import { type CustomerRecord, upsertCustomer } from '../customers/repository.ts';
 import type { Database } from '../index.ts';
@@ -122,7 +122,7 @@ export function ordersRepository(db: Kysely<Database>) {
               image: item.image,
             })),
           )
-          .modifyEnd(sql.raw(ANSWERED_LATER))
+          .modifyEnd(ANSWERED_LATER_SQL)
           .execute();
         return { customerCreated: await upsertCustomer(trx, customer) };
       });

@@ -5,7 +5,7 @@ import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Engine } from '../../db/database.ts';
 import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
-import { ANSWERED_LATER } from '../../db/pg-answered-later.ts';
+import { ANSWERED_LATER_SQL } from '../../db/pg-answered-later.ts';
 import { type PageRequest, pageOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 import { type WebhookRecord, webhookColumns } from './repository.ts';
@@ -121,7 +121,7 @@ const enqueueForSubscribers = compiledOnce((db: Kysely<Database>) =>
         .where('webhook_events.event', '=', '' as WebhookEventName)
         .where('webhook_events.active', '=', 1),
     )
-    .modifyEnd(sql.raw(ANSWERED_LATER)),
+    .modifyEnd(ANSWERED_LATER_SQL),
 );
 
 /** The delivery log the API reads: what the outbox wrote, listed with its attempts, and redeliveries. */

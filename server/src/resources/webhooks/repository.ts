@@ -4,7 +4,7 @@ import { flag, json, nullableJson } from '../../db/column-codecs.ts';
 import type { Engine } from '../../db/database.ts';
 import { FILTER_ONLY_EQUALS } from '../../db/filter-only-equals.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
-import { ANSWERED_LATER } from '../../db/pg-answered-later.ts';
+import { ANSWERED_LATER_SQL } from '../../db/pg-answered-later.ts';
 import { type PageRequest, pageOf, readWindow, type StoredOf, storeTable } from '../../db/store-table.ts';
 import type { Database } from '../index.ts';
 
@@ -48,7 +48,7 @@ const count = (trx: Kysely<Database>, storeId: string, total: number, active: nu
         active: eb('webhook_counts.active', '+', active),
       })),
     )
-    .modifyEnd(sql.raw(ANSWERED_LATER))
+    .modifyEnd(ANSWERED_LATER_SQL)
     .execute();
 
 const subscriptions = (webhook: WebhookRecord) =>
@@ -62,7 +62,7 @@ const subscriptions = (webhook: WebhookRecord) =>
 
 /** Writes the webhook's subscriptions (sent without waiting on PostgreSQL, as `count`). */
 const insertSubscriptions = (trx: Kysely<Database>, webhook: WebhookRecord) =>
-  trx.insertInto('webhook_events').values(subscriptions(webhook)).modifyEnd(sql.raw(ANSWERED_LATER)).execute();
+  trx.insertInto('webhook_events').values(subscriptions(webhook)).modifyEnd(ANSWERED_LATER_SQL).execute();
 
 /** The writes, each keeping `webhook_counts` and the `webhook_events` subscriptions in step with the webhook. */
 function webhookWrites(db: Kysely<Database>, engine: Engine) {
@@ -76,9 +76,8 @@ function webhookWrites(db: Kysely<Database>, engine: Engine) {
     createWebhook: (webhook: WebhookRecord, limit: number) =>
       inTransaction(db, async (trx) => {
         if (engine === 'postgres') {
-          await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks\n${webhook.storeId}`}, 0))${sql.raw(ANSWERED_LATER)}`.execute(
-            trx,
-          );
+          const lock = `webhooks\n${webhook.storeId}`;
+          await sql`SELECT pg_advisory_xact_lock(hashtextextended(${lock}, 0))${ANSWERED_LATER_SQL}`.execute(trx);
         }
         if ((await totalOf(trx, webhook.storeId, {}, [])) >= limit) return false;
         await storeTable(trx, 'webhooks', webhookColumns).insertAnsweredLater(webhook);
