@@ -1,6 +1,7 @@
 // The answers the mock gives in the contract's own words: the shared responses of components/responses
-// (Unauthorized, BadRequest, NotFound) with their first named example (an unknown path: NotFound's RouteNotFound), read from the spec at start-up, and
-// what replaces Prism's reply when Prism made up an error of its own or kept the example's `details`.
+// (Unauthorized, BadRequest, NotFound) with their first named example (an unknown path: NotFound's
+// RouteNotFound), read from the spec at start-up, and what replaces Prism's reply when Prism made up an error of
+// its own or kept the example's `details`.
 import type http from 'node:http';
 import { type ContractDocument, isObject, type Json, type JsonObject, type Operation } from '../../lib/contract.ts';
 import { type Detail, parseViolations, requestViolations, violationDetails } from './violations.ts';
@@ -31,20 +32,24 @@ function statusOf(body: Json | undefined): number | undefined {
   return isObject(meta) && typeof meta.status === 'number' ? meta.status : undefined;
 }
 
-/** The first example of a response object as an answer, when it is an envelope stating its status. */
-export function exampleAnswer(contract: ContractDocument, response: Json | undefined): ContractAnswer | undefined {
-  const body = contract.firstExample(response);
+/**
+ * An example of a response object as an answer (the one named `name` where the response has it, else its first),
+ * when it is an envelope stating its status.
+ */
+export function exampleAnswer(
+  contract: ContractDocument,
+  response: Json | undefined,
+  name?: string,
+): ContractAnswer | undefined {
+  const examples = contract.examples(response);
+  const body = (examples.find((example) => example.name === name) ?? examples[0])?.value;
   const status = statusOf(body);
   return body === undefined || status === undefined ? undefined : { status, body };
 }
 
 function sharedAnswer(contract: ContractDocument, name: string, exampleName?: string): ContractAnswer {
   const responses = isObject(contract.doc.components) ? contract.doc.components.responses : undefined;
-  const response = isObject(responses) ? responses[name] : undefined;
-  const named = contract.examples(response).find((example) => example.name === exampleName)?.value;
-  const status = statusOf(named);
-  const answer =
-    named !== undefined && status !== undefined ? { status, body: named } : exampleAnswer(contract, response);
+  const answer = exampleAnswer(contract, isObject(responses) ? responses[name] : undefined, exampleName);
   if (!answer) {
     throw new Error(`The mock needs #/components/responses/${name} with a named example stating meta.status.`);
   }

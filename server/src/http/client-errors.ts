@@ -3,7 +3,7 @@ import { type IncomingMessage, type RequestListener, type Server, type ServerRes
 import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { ApiError, detail, errorBody } from '../errors.ts';
+import { ApiError, detail, errorBody, validationError } from '../errors.ts';
 
 /**
  * What a request Node's HTTP parser refuses is answered, by the parser's error code: the status Node itself would
@@ -22,7 +22,7 @@ function clientErrorOf(code: string | undefined): ApiError {
         detail('header', '', 'a requisição não chegou inteira dentro do prazo do servidor'),
       ]);
     default:
-      return new ApiError(400, 'VALIDATION_ERROR', undefined, [
+      return validationError([
         detail('header', '', 'requisição HTTP malformada (linha de requisição, cabeçalho ou delimitação do corpo)'),
       ]);
   }
@@ -80,7 +80,7 @@ export function answerClientErrors(server: Server, app: RequestListener, logger:
  */
 export const requireHostHeader: RequestHandler = (req, _res, next) => {
   if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return next();
-  next(new ApiError(400, 'VALIDATION_ERROR', undefined, [detail('header', 'host', 'obrigatório em HTTP/1.1')]));
+  next(validationError([detail('header', 'host', 'obrigatório em HTTP/1.1')]));
 };
 
 /**
