@@ -6,7 +6,10 @@ import { bearerFormatPattern, type ContractDocument, type Operation } from '../.
 
 export type FindOperation = (method: string, pathname: string) => Operation | undefined;
 
-/** A router over the contract's paths; a literal segment wins over a template (`/search` before `/{id}`). */
+/**
+ * A router over the contract's paths as written (letter case, no trailing `/`: the server's routing); a literal
+ * segment wins over a template (`/search` before `/{id}`).
+ */
 export function operationRouter(contract: ContractDocument): FindOperation {
   const routes = contract
     .listOperations()
@@ -15,7 +18,7 @@ export function operationRouter(contract: ContractDocument): FindOperation {
         .split(/(\{[^}]+\})/)
         .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
         .join('');
-      return { operation, pattern: new RegExp(`^${source}/?$`), templates: (operation.path.match(/\{/g) ?? []).length };
+      return { operation, pattern: new RegExp(`^${source}$`), templates: (operation.path.match(/\{/g) ?? []).length };
     })
     .sort((a, b) => a.templates - b.templates);
   return (method, pathname) =>

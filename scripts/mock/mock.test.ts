@@ -243,12 +243,17 @@ describe.each(specs)('mock against %s', (_name, specSource) => {
     }
   });
 
-  it("answers an unknown route with the contract's 404 envelope: its RouteNotFound example where it has one", async () => {
-    const res = await call('/api/v1/no-such-route', { headers: { authorization: 'Bearer mock-test-key' } });
-    expect(res.status).toBe(404);
+  it("answers an unknown route, another letter case or a trailing / with the contract's 404 envelope: its RouteNotFound example where it has one", async () => {
     const examples = reader(doc).examples(doc.components.responses.NotFound);
     const routeNotFound = examples.find(({ name }) => name === 'RouteNotFound')?.value;
-    expect(await res.json()).toEqual(routeNotFound ?? contractError('NotFound'));
+    for (const path of ['/api/v1/no-such-route', '/api/v1/products/', '/API/V1/PRODUCTS', '/api/v1/products//x']) {
+      const res = await call(path, { headers: { authorization: 'Bearer mock-test-key' } });
+      expect({ path, status: res.status, body: await res.json() }).toEqual({
+        path,
+        status: 404,
+        body: routeNotFound ?? contractError('NotFound'),
+      });
+    }
   });
 });
 

@@ -116,13 +116,21 @@ interface Upstream {
   timeoutMs: number;
 }
 
-/** What the proxy answers before asking Prism, if anything: wrong credentials, a body that is not JSON. */
+/**
+ * What the proxy answers before asking Prism, if anything: a path with an empty segment, wrong credentials, a
+ * body that is not JSON.
+ */
 function answerFirst(
   up: Upstream,
   req: http.IncomingMessage,
   body: Buffer,
   operation: Operation | undefined,
 ): ContractAnswer | undefined {
+  // Prism takes an empty segment for a path parameter (`/api/v1/products/` as getProductById without an id);
+  // no path of the contract has one.
+  if (!operation && /\/(\/|$)/.test(new URL(req.url ?? '/', 'http://mock').pathname.slice(1))) {
+    return up.errors.routeNotFound;
+  }
   if (operation && credentialProblem(up.contract, operation, req.headers)) {
     const responses = isObject(operation.raw.responses) ? operation.raw.responses : {};
     return exampleAnswer(up.contract, responses['401']) ?? up.errors.unauthorized;

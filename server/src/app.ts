@@ -87,6 +87,10 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // A path is the contract's to the letter, as the mock matches it: `/API/V1/PRODUCTS` and `/api/v1/products/`
+  // are 404 ROUTE_NOT_FOUND, not another spelling of listProducts.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   // The contract declares no conditional requests (no ETag, no 304): Express would answer `If-None-Match: *`
   // with 304 and no body.
   Object.defineProperty(app.request, 'fresh', { get: () => false });

@@ -57,7 +57,7 @@ describeEngines('operation look-up', () => {
     }
   });
 
-  test('a method the path lacks is 405 with Allow; an unknown path is 404; a trailing slash finds listProducts', async ({
+  test('a method the path lacks is 405 with Allow; an unknown path, another letter case or a trailing slash is 404', async ({
     server,
     tenant,
   }) => {
@@ -67,14 +67,17 @@ describeEngines('operation look-up', () => {
       allow: 'POST, GET, HEAD',
       body: envelope(405, 'METHOD_NOT_ALLOWED', 'Método não permitido para esta rota.'),
     });
-    const unknown = await raw(server.baseUrl, 'GET', '/api/v1/nope', tenant.headers);
-    expect(unknown).toEqual({
-      status: 404,
-      allow: null,
-      body: envelope(404, 'ROUTE_NOT_FOUND', 'Rota não encontrada.'),
-    });
-    const trailing = await raw(server.baseUrl, 'GET', '/api/v1/products/', tenant.headers);
-    expect(trailing).toEqual({
+    for (const path of ['/api/v1/nope', '/api/v1/products/', '/api/v1/Products', '/API/V1/PRODUCTS']) {
+      const unknown = await raw(server.baseUrl, 'GET', path, tenant.headers);
+      expect({ path, ...unknown }).toEqual({
+        path,
+        status: 404,
+        allow: null,
+        body: envelope(404, 'ROUTE_NOT_FOUND', 'Rota não encontrada.'),
+      });
+    }
+    const exact = await raw(server.baseUrl, 'GET', '/api/v1/products', tenant.headers);
+    expect(exact).toEqual({
       status: 200,
       allow: null,
       body: { success: true, data: { products: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } } },

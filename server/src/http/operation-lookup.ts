@@ -38,7 +38,7 @@ interface CompiledRoute {
 }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-/** Path segments, a trailing `/` aside (path-to-regexp accepts one by default). */
+/** Path segments, a trailing `/` aside (path-to-regexp accepts one unless routing is strict). */
 const segmentsOf = (path: string) =>
   (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/').length;
 
@@ -56,13 +56,14 @@ function compileRoutes(
   context: OpenApiContext,
   responseApiDoc: ResponseApiDoc | undefined,
   pathToRegexp: PathToRegexp,
+  matching: { sensitive: boolean; trailing: boolean },
 ) {
   const bySegments = new Map<number, CompiledRoute[]>();
   for (const [expressRoute, methods] of Object.entries(context.expressRouteMap)) {
     const openApiRoute = methods._openApiRoute;
     const pathKey = openApiRoute.substring(methods.basePath.length);
     const operations = Object.keys(context.apiDoc.paths[pathKey] ?? {}).filter((key) => HTTP_METHODS.has(key));
-    const { regexp, keys } = pathToRegexp(expressRoute, { sensitive: false, strict: false });
+    const { regexp, keys } = pathToRegexp(expressRoute, matching);
     const route: CompiledRoute = {
       expressRoute,
       openApiRoute,
@@ -94,8 +95,14 @@ export function compileOperationLookup(): void {
   if (prototype.compiledLookup) return;
   prototype.compiledLookup = true;
   prototype.metadataMiddleware = (context, responseApiDoc) => {
-    const routes = compileRoutes(context, responseApiDoc, pathToRegexp);
+    let routes: Map<number, CompiledRoute[]> | undefined;
     return (req, _res, next) => {
+      // By the app's `case sensitive routing` and `strict routing`, as Express 5's router reads them: the
+      // validator passes `strict` to path-to-regexp 8, which knows it as `trailing` and ignored it.
+      routes ??= compileRoutes(context, responseApiDoc, pathToRegexp, {
+        sensitive: req.app.enabled('case sensitive routing'),
+        trailing: !req.app.enabled('strict routing'),
+      });
       const path = req.originalUrl.split('?')[0] ?? '';
       if (context.shouldIgnoreRoute(path)) return next();
       // HEAD is served as the path's GET, whose body Node leaves out (RFC 9110 › 9.3.2); the validator said 405.
