@@ -5,6 +5,7 @@ import operationProvenance from './rules/operation-provenance.js';
 import operationRateLimited from './rules/operation-rate-limited.js';
 import operationScope from './rules/operation-scope.js';
 import operationTags from './rules/operation-tags.js';
+import responseRateLimit from './rules/response-rate-limit.js';
 import responseRequestId from './rules/response-request-id.js';
 import schemaProvenance from './rules/schema-provenance.js';
 
@@ -19,6 +20,7 @@ export default function storefrontPlugin() {
         'operation-rate-limited': operationRateLimited,
         'schema-provenance': schemaProvenance,
         'response-request-id': responseRequestId,
+        'response-rate-limit': responseRateLimit,
       },
     },
     decorators: {

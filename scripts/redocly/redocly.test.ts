@@ -85,6 +85,16 @@ const cases: [string, { given: (doc: Doc) => void; want: { ruleId: string; point
     },
   ],
   [
+    'response without RateLimit',
+    {
+      given: (doc) => delete doc.paths['/api/v1/products'].get.responses['200'].headers['RateLimit-Policy'],
+      want: {
+        ruleId: 'storefront/response-rate-limit',
+        pointer: '#/paths/~1api~1v1~1products/get/responses/200',
+      },
+    },
+  ],
+  [
     'inferred schema without an **Inferred** description',
     {
       given: (doc) => {
