@@ -50,10 +50,24 @@ function locate(path: Diff['path']): { where: string; rest: Diff['path'] } {
   return { where: path.slice(0, 2).map(String).join('.'), rest: path.slice(2) };
 }
 
+/**
+ * A response header's `required` classified for clients: made required, the server promises more (non-breaking);
+ * made optional, a client relying on it breaks (oasdiff's `response-header-became-optional`). api-smart-diff
+ * classifies them the other way round, as for a request's parameter.
+ */
+function responseHeaderRequiredKind(diff: Diff): ChangeKind | undefined {
+  const { path } = diff;
+  const headers = path.length - 3;
+  if (path.at(-1) !== 'required' || path[headers] !== 'headers') return undefined;
+  if (headers === 1 ? path[0] !== 'components' : path[headers - 2] !== 'responses') return undefined;
+  if (diff.after === true) return 'non-breaking';
+  return diff.before === true ? 'breaking' : undefined;
+}
+
 function toChange(diff: Diff): Change {
   const { where, rest } = locate(diff.path);
   const what = diff.description || `[${diff.action}] ${rest.map(String).join('.') || '(whole)'}`;
-  return { kind: diff.type, where, what };
+  return { kind: responseHeaderRequiredKind(diff) ?? diff.type, where, what };
 }
 
 /** Compares two parsed contracts: every change, and the versioning problem if there is one. */

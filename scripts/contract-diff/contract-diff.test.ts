@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONTRACT_SPEC, ROOT, runNode } from '../test-helpers/run.ts';
-import { majorOf } from './compare-contracts.ts';
+import { compareContracts, majorOf } from './compare-contracts.ts';
 
 const CLI = path.join(ROOT, 'scripts/contract-diff/contract-diff.ts');
 const fixture = (name: string) => path.join(ROOT, 'scripts/contract-diff/fixtures', name);
@@ -44,6 +44,21 @@ describe('contract:diff', () => {
     expect(result.status, result.stdout).toBe(0);
     expect(result.stdout).toMatch(/^BREAKING \(\d+\):$/m);
     expect(result.stdout).toContain('OK: info.version agrees with the changes.');
+  });
+
+  it('classifies a response header made required as compatible, and made optional as breaking', () => {
+    // biome-ignore lint/suspicious/noExplicitAny: a YAML tree poked at by path
+    const withHeader = (required: boolean): any => {
+      const doc = parse(readFileSync(fixture('base.yaml'), 'utf8'));
+      doc.paths['/products/{productId}'].get.responses['200'].headers = {
+        'X-Request-Id': { required, schema: { type: 'string' } },
+      };
+      return doc;
+    };
+    const kinds = (before: boolean, after: boolean) =>
+      compareContracts(withHeader(before), withHeader(after)).changes.map(({ kind, where }) => ({ kind, where }));
+    expect(kinds(false, true)).toEqual([{ kind: 'non-breaking', where: 'GET /products/{productId}' }]);
+    expect(kinds(true, false)).toEqual([{ kind: 'breaking', where: 'GET /products/{productId}' }]);
   });
 
   it('passes a compatible change (optional response field, new operation) with a minor bump', () => {
