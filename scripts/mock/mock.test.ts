@@ -248,10 +248,11 @@ describe.each(specs)('mock against %s', (_name, specSource) => {
     const routeNotFound = examples.find(({ name }) => name === 'RouteNotFound')?.value;
     for (const path of ['/api/v1/no-such-route', '/api/v1/products/', '/API/V1/PRODUCTS', '/api/v1/products//x']) {
       const res = await call(path, { headers: { authorization: 'Bearer mock-test-key' } });
-      expect({ path, status: res.status, body: await res.json() }).toEqual({
+      expect({ path, status: res.status, body: await res.json(), id: res.headers.get('x-request-id') }).toEqual({
         path,
         status: 404,
         body: routeNotFound ?? contractError('NotFound'),
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       });
     }
   });

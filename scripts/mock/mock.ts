@@ -12,6 +12,7 @@
 //   node scripts/mock/mock.ts [--port N] [--host H] [spec]
 //     (env: PORT=4010, HOST=127.0.0.1, OPENAPI_SPEC, MOCK_TIMEOUT_MS=10000, MOCK_VERBOSE=1 to see Prism's own log)
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -71,6 +72,8 @@ function send(res: http.ServerResponse, reply: PrismReply | undefined, answer: C
   }
   if (!answer) return;
   const body = Buffer.from(JSON.stringify(answer.body));
+  // Every response carries X-Request-Id (the contract requires it): Prism's has its example, the proxy's own a new id.
+  headers['x-request-id'] ??= randomUUID();
   headers['content-type'] = 'application/json';
   headers['content-length'] = body.length;
   res.writeHead(answer.status, headers).end(body);
