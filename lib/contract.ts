@@ -202,6 +202,21 @@ export function bearerFormatPattern(format: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/**
+ * What an `X-Request-Id` may be, from the contract's `RequestId` header (its pattern and length bounds): a client's
+ * own id is echoed only when it passes. Undefined when the contract states no such header or no pattern.
+ */
+export function requestIdRule(contract: ContractDocument): ((id: string) => boolean) | undefined {
+  const { components } = contract.doc;
+  const headers = isObject(components) ? components.headers : undefined;
+  const header = isObject(headers) ? headers.RequestId : undefined;
+  const schema = isObject(header) && isObject(header.schema) ? header.schema : {};
+  const { minLength = 1, maxLength = Number.POSITIVE_INFINITY, pattern } = schema;
+  if (typeof pattern !== 'string' || typeof minLength !== 'number' || typeof maxLength !== 'number') return undefined;
+  const matches = new RegExp(pattern, 'u');
+  return (id) => id.length >= minLength && id.length <= maxLength && matches.test(id);
+}
+
 /** Reads openapi.yaml (or another contract file). */
 export function readContract(file = CONTRACT_PATH): ContractDocument {
   return ContractDocument.load(file);

@@ -292,6 +292,19 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     return contract.firstExample(responses['401']);
   };
 
+  it('echoes a client X-Request-Id the contract allows, and gives every other request an id of its own', async () => {
+    const idOf = async (authorization: string, requestId?: string) => {
+      const extra: Record<string, string> = requestId === undefined ? {} : { 'x-request-id': requestId };
+      const res = await fetch(`${mock.url}/api/v1/products`, { headers: headers(authorization, extra) });
+      return { status: res.status, id: res.headers.get('x-request-id') };
+    };
+    expect(await idOf(`Bearer ${key}`, 'trace-42.a_b')).toEqual({ status: 200, id: 'trace-42.a_b' });
+    expect(await idOf('Bearer nope', 'trace-43')).toEqual({ status: 401, id: 'trace-43' });
+    const fresh = [await idOf(`Bearer ${key}`, '<script>'), await idOf(`Bearer ${key}`), await idOf(`Bearer ${key}`)];
+    for (const answer of fresh) expect(answer).toEqual({ status: 200, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(new Set(fresh.map(({ id }) => id)).size).toBe(3);
+  });
+
   it('a create without `name` → 400 whose details name `name`', async () => {
     const { url, body } = createProduct();
     const { name: _name, ...withoutName } = body;

@@ -18,7 +18,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ContractDocument, isObject, type Operation } from '../../lib/contract.ts';
+import { ContractDocument, isObject, type Operation, requestIdRule } from '../../lib/contract.ts';
 import { validationReason } from '../../lib/validation-reasons.ts';
 import {
   type ContractAnswer,
@@ -65,6 +65,8 @@ function send(res: http.ServerResponse, reply: PrismReply | undefined, answer: C
   for (const [key, value] of Object.entries(reply?.headers ?? {})) {
     if (!HOP_BY_HOP.has(key) && key !== NOT_A_REPLAY && value !== undefined) headers[key] = value;
   }
+  // The request's own id (handler), not Prism's static example.
+  headers['x-request-id'] = res.getHeader('x-request-id');
   if (!answer && reply) {
     if (reply.headers['content-type']) headers['content-type'] = reply.headers['content-type'];
     res.writeHead(reply.status, headers).end(reply.body);
@@ -72,8 +74,6 @@ function send(res: http.ServerResponse, reply: PrismReply | undefined, answer: C
   }
   if (!answer) return;
   const body = Buffer.from(JSON.stringify(answer.body));
-  // Every response carries X-Request-Id (the contract requires it): Prism's has its example, the proxy's own a new id.
-  headers['x-request-id'] ??= randomUUID();
   headers['content-type'] = 'application/json';
   headers['content-length'] = body.length;
   res.writeHead(answer.status, headers).end(body);
@@ -116,6 +116,8 @@ interface Upstream {
   contract: ContractDocument;
   errors: ContractErrors;
   findOperation: FindOperation;
+  /** Whether a client's X-Request-Id is echoed (undefined: the contract has no rule, never). */
+  isRequestId: ((id: string) => boolean) | undefined;
   timeoutMs: number;
 }
 
@@ -194,6 +196,9 @@ function handler(up: Upstream): http.RequestListener {
       send(res, undefined, internalError(up.errors, `O mock não respondeu em ${up.timeoutMs} ms.`));
     }, up.timeoutMs);
     res.once('close', () => clearTimeout(timer));
+    // Every response has an X-Request-Id: the client's own when the contract allows it, as the server does.
+    const incoming = req.headers['x-request-id'];
+    res.setHeader('x-request-id', typeof incoming === 'string' && up.isRequestId?.(incoming) ? incoming : randomUUID());
     // RFC 9110: the auth scheme is case-insensitive; Prism only knows `Bearer`
     const authorization = req.headers.authorization;
     if (authorization) req.headers.authorization = authorization.replace(/^bearer /i, 'Bearer ');
@@ -221,6 +226,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     contract,
     errors: loadContractErrors(contract),
     findOperation: operationRouter(contract),
+    isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
   const server = http.createServer(handler(up));

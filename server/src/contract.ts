@@ -7,6 +7,7 @@ import {
   type ContractDocument,
   type Operation as ContractOperation,
   readContract,
+  requestIdRule,
 } from '../../lib/contract.ts';
 
 export { CONTRACT_PATH };
@@ -78,3 +79,8 @@ export function operationOf(operationId: OperationId): Operation {
   if (!operation) throw new Error(`${operationId} is not an operation of the contract`);
   return operation;
 }
+
+const requestIdAllowed = requestIdRule(served);
+if (!requestIdAllowed) throw new Error('the contract states no pattern for the RequestId header');
+/** Whether a client's `X-Request-Id` is one the contract's `RequestId` header allows (it is echoed then). */
+export const isRequestId: (id: string) => boolean = requestIdAllowed;

@@ -132,6 +132,7 @@ describeEngines('request ids and failing handlers', () => {
     };
     expect((await requestId(api, 'trace-42.a_b')).echoed).toBe('trace-42.a_b');
     expect(await requestId(anonymous, 'trace-43')).toEqual({ status: 401, echoed: 'trace-43' });
+    expect((await requestId(api, 'x'.repeat(128))).echoed).toBe('x'.repeat(128));
     for (const unsafe of ['has space', '<script>', 'x'.repeat(129)]) {
       expect((await requestId(api, unsafe)).echoed).toMatch(UUID);
     }

@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { isRequestId } from '../contract.ts';
 import { LoggerOnFirstUse } from './logger-on-first-use.ts';
 
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
 /**
- * Gives every request an id (the caller's `X-Request-Id` when it is safe to echo, else a new uuid), a child
- * logger that stamps it on every line, and one access-log line when the response is finished.
+ * Gives every request an id (the caller's `X-Request-Id` when the contract's `RequestId` allows it, else a new
+ * uuid), a child logger that stamps it on every line, and one access-log line when the response is finished.
  * Only method, route template, operationId, status and duration are logged: never the URL (its path or query
  * string), headers or bodies.
  */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
-    const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = incoming && isRequestId(incoming) ? incoming : randomUUID();
     // The child logger is made on first use (with the access line off, LOG_LEVEL above info, building it for
     // every request would cost more than the request).
     req.storefront = Object.assign(new LoggerOnFirstUse(() => logger.child({ reqId: requestId })), { requestId });
