@@ -1248,7 +1248,7 @@ export interface paths {
          * Create a payment link
          * @description **Inferred** — section 1 says the external checkout creates a payment link from a cart but shows no endpoint, body or response.
          *
-         *     Authenticated only by the store's checkout key in the `x-api-key` header (created in the panel; the key belongs to one store, so there is no `X-Store-Id`). A v1 `Authorization: Bearer sf_live_...` key is not accepted here and gives 401 AUTH_API_KEY_REQUIRED, like a missing or invalid `x-api-key`. Prices come from the catalog; an unknown `productId`/`variantId` or one of another store gives 422 REFERENCE_NOT_FOUND.
+         *     Authenticated only by the store's checkout key in the `x-api-key` header (created in the panel; the key belongs to one store, so there is no `X-Store-Id`). A v1 `Authorization: Bearer sf_live_...` key is not accepted here and gives 401 AUTH_API_KEY_REQUIRED, like a missing or invalid `x-api-key`. Prices come from the catalog; an unknown `productId`/`variantId` or one of another store gives 422 REFERENCE_NOT_FOUND. A `couponCode` is matched without the spaces around it and in any letter case; a code the store does not have, or a coupon that is not `ACTIVE`, has not started (`startsAt`), has ended (`endsAt`), is used up (`maxUses`) or asks a larger subtotal at catalog prices (`minCartTotal`), gives 422 REFERENCE_NOT_FOUND naming `cart.couponCode` with the reason (example `CouponNotApplicable`).
          *
          *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
          *     - The cart subtotal at catalog prices is at most 999999.99.
@@ -3836,7 +3836,7 @@ export interface components {
                     variantId?: string | null;
                     quantity: number;
                 }[];
-                /** @description Coupon of the store to apply; null or absent for none. */
+                /** @description Coupon of the store to apply (its code; the spaces around it and letter case do not count); null or absent for none. One that cannot apply now is a 422 (see createPaymentLink). */
                 couponCode?: string | null;
             };
             /** @description Buyer data to prefill the checkout. Optional: when absent the buyer types it on the payment page. */
@@ -7991,7 +7991,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            422: components["responses"]["UnprocessableReference"];
+            /** @description **Inferred** — a product or variant of the cart is not in the store, or the coupon cannot apply now. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             429: components["responses"]["RateLimited"];
         };
     };

@@ -2,6 +2,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import { expect } from 'vitest';
 import type { components, paths } from '../../../../generated/openapi.ts';
 import { UNKNOWN } from '../../../test/catalog.ts';
+import { asContractExample } from '../../../test/contract-example.ts';
 import {
   type Api,
   test as base,
@@ -162,6 +163,15 @@ describeEngines('external checkout (payment links)', () => {
       expect(error).toMatchObject({ error: { code: 'REFERENCE_NOT_FOUND', details: [{ path: 'cart.couponCode' }] } });
     },
   );
+
+  test('createPaymentLink answers an inactive coupon exactly as the contract example CouponNotApplicable', async ({
+    shop,
+  }) => {
+    const { error } = await shop.checkout.POST('/checkout/payment-links', {
+      body: linkOf({ cart: { items: [{ productId: shop.mug, quantity: 1 }], couponCode: ' parado ' } }),
+    });
+    expect(error).toEqual(asContractExample('CouponNotApplicable'));
+  });
 
   test('createPaymentLink answers 422 naming each unknown or foreign product and variant', async ({ shop }) => {
     const { response, error } = await shop.checkout.POST('/checkout/payment-links', {
