@@ -3910,8 +3910,8 @@ export interface components {
         /** @description Deleted. No body. */
         NoContent: {
             headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimitIfKeyed"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -3920,8 +3920,8 @@ export interface components {
         /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid. */
         BadRequest: {
             headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimitIfKeyed"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -3932,8 +3932,8 @@ export interface components {
         /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid. **Inferred** — a `url` the SSRF guard refuses (see `WebhookCreate.url`). */
         WebhookBadRequest: {
             headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimitIfKeyed"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -3944,8 +3944,8 @@ export interface components {
         /** @description **Inferred** — the store already has the maximum of 20 webhooks (the source shows no cap). */
         WebhookLimitReached: {
             headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimitIfKeyed"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -3966,8 +3966,8 @@ export interface components {
         /** @description **Documented** (section 5) — the key lacks the operation's scope, or the store is not authorized on the key. */
         Forbidden: {
             headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimitIfKeyed"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -3978,8 +3978,8 @@ export interface components {
         /** @description **Documented** (section 7) — the resource does not exist in the store named by `X-Store-Id`. */
         NotFound: {
             headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimitIfKeyed"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -3990,8 +3990,8 @@ export interface components {
         /** @description **Documented** (section 7) — a unique value (such as a product slug) already exists in the store. */
         Conflict: {
             headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimitIfKeyed"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -4005,8 +4005,8 @@ export interface components {
          */
         ProductConflict: {
             headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimitIfKeyed"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -4017,8 +4017,8 @@ export interface components {
         /** @description **Inferred** — the `Idempotency-Key` was already used in this store with a different request body (the source does not show this response). */
         IdempotencyKeyMismatch: {
             headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimitIfKeyed"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -4029,8 +4029,8 @@ export interface components {
         /** @description **Inferred** — the body references an id (such as a product) that is not a resource of this store. */
         UnprocessableReference: {
             headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimitIfKeyed"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -4041,8 +4041,8 @@ export interface components {
         /** @description **Inferred** — the requested status is not among the `allowedStatuses` of the current status. */
         InvalidStatusTransition: {
             headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimitIfKeyed"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -4269,15 +4269,25 @@ export interface components {
          */
         RateLimit: string;
         /**
-         * @description **Inferred** — `RateLimit` on a 429: nothing left (`r=0`) for `t` more seconds, the `Retry-After`. Policy `"default"` for a key's quota, `"failed-auth"` for a client address with too many failed authentications.
+         * @description **Inferred** — `RateLimit` on a response shared with `/admin` operations: present when an API key was accepted (`/api/v1`, `/checkout`), absent on `/admin`.
+         * @example "default";r=99;t=30
+         */
+        RateLimitIfKeyed: string;
+        /**
+         * @description **Inferred** — `RateLimit` on a 429: nothing left (`r=0`) for `t` more seconds, the `Retry-After`. Policy `"default"` for a key's quota, `"failed-auth"` for a client address with too many failed authentications (on any operation, `/admin` included).
          * @example "default";r=0;t=30
          */
         RateLimitExhausted: string;
         /**
-         * @description **Inferred** — IETF RateLimit-Policy header: quota `q` per window `w` seconds.
+         * @description **Inferred** — IETF RateLimit-Policy header: quota `q` per window `w` seconds. Wherever `RateLimit` is.
          * @example "default";q=100;w=60
          */
         RateLimitPolicy: string;
+        /**
+         * @description **Inferred** — `RateLimit-Policy` on a response shared with `/admin` operations: present when an API key was accepted, absent on `/admin`.
+         * @example "default";q=100;w=60
+         */
+        RateLimitPolicyIfKeyed: string;
         /**
          * @description **Documented** (section 4) — `true` when this response is the replay of an earlier request with the same `Idempotency-Key`.
          * @example true
