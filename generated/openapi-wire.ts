@@ -3910,8 +3910,8 @@ export interface components {
         /** @description Deleted. No body. */
         NoContent: {
             headers: {
-                RateLimit: components["headers"]["RateLimitIfKeyed"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -8121,7 +8121,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Revoked. No body. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimitIfKeyed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];

@@ -95,6 +95,18 @@ const cases: [string, { given: (doc: Doc) => void; want: { ruleId: string; point
     },
   ],
   [
+    'a 2xx whose RateLimit is optional',
+    {
+      given: (doc) => {
+        doc.paths['/api/v1/products'].get.responses['200'].headers.RateLimit = { schema: { type: 'string' } };
+      },
+      want: {
+        ruleId: 'storefront/response-rate-limit',
+        pointer: '#/paths/~1api~1v1~1products/get/responses/200',
+      },
+    },
+  ],
+  [
     'inferred schema without an **Inferred** description',
     {
       given: (doc) => {
