@@ -207,11 +207,8 @@ export function bearerFormatPattern(format: string): RegExp {
  * own id is echoed only when it passes. Undefined when the contract states no such header or no pattern.
  */
 export function requestIdRule(contract: ContractDocument): ((id: string) => boolean) | undefined {
-  const { components } = contract.doc;
-  const headers = isObject(components) ? components.headers : undefined;
-  const header = isObject(headers) ? headers.RequestId : undefined;
-  const schema = isObject(header) && isObject(header.schema) ? header.schema : {};
-  const { minLength = 1, maxLength = Number.POSITIVE_INFINITY, pattern } = schema;
+  const schema = contract.pointer('#/components/headers/RequestId/schema');
+  const { minLength = 1, maxLength = Number.POSITIVE_INFINITY, pattern } = isObject(schema) ? schema : {};
   if (typeof pattern !== 'string' || typeof minLength !== 'number' || typeof maxLength !== 'number') return undefined;
   const matches = new RegExp(pattern, 'u');
   return (id) => id.length >= minLength && id.length <= maxLength && matches.test(id);

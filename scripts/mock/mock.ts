@@ -129,11 +129,12 @@ function answerFirst(
   up: Upstream,
   req: http.IncomingMessage,
   body: Buffer,
+  pathname: string,
   operation: Operation | undefined,
 ): ContractAnswer | undefined {
   // Prism takes an empty segment for a path parameter (`/api/v1/products/` as getProductById without an id);
   // no path of the contract has one.
-  if (!operation && /\/(\/|$)/.test(new URL(req.url ?? '/', 'http://mock').pathname.slice(1))) {
+  if (!operation && /\/(\/|$)/.test(pathname.slice(1))) {
     return up.errors.routeNotFound;
   }
   if (operation && credentialProblem(up.contract, operation, req.headers)) {
@@ -206,8 +207,9 @@ function handler(up: Upstream): http.RequestListener {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const operation = up.findOperation(req.method ?? 'GET', new URL(req.url ?? '/', 'http://mock').pathname);
-      const answer = answerFirst(up, req, body, operation);
+      const { pathname } = new URL(req.url ?? '/', 'http://mock');
+      const operation = up.findOperation(req.method ?? 'GET', pathname);
+      const answer = answerFirst(up, req, body, pathname, operation);
       if (answer) send(res, undefined, answer);
       else forward(up, req, body, res, operation);
     });
