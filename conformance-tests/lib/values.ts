@@ -4,6 +4,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Contract, isObject, type Json, type JsonObject, type Schema } from './contract.ts';
 
+/**
+ * Integers written otherwise than in decimal digits, which JavaScript's `Number` (and so a validator's type
+ * coercion) would still read: a query integer is decimal digits (info: Query strings), so each is a 400.
+ */
+const NOT_DECIMAL = ['0x10', '1e1', 'Infinity'];
+
 export type Location = 'body' | 'query' | 'path' | 'header';
 
 export interface InputCase {
@@ -120,6 +126,7 @@ function scalarCases(
     if (candidate !== undefined) add('type', 'invalid', candidate);
   }
   if (type === 'integer') add('type', 'invalid', 1.5);
+  if (queryText && type === 'integer') for (const text of NOT_DECIMAL) add('type', 'invalid', text);
   if (type === 'string') {
     const min = typeof schema.minLength === 'number' ? schema.minLength : undefined;
     const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;

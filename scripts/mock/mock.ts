@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ContractDocument, isObject, type Operation, requestIdRule } from '../../lib/contract.ts';
+import { integersNotDecimal, queryIntegerNames } from '../../lib/query-integers.ts';
 import { validationReason } from '../../lib/validation-reasons.ts';
 import {
   type ContractAnswer,
@@ -123,24 +124,30 @@ interface Upstream {
 
 /**
  * What the proxy answers before asking Prism, if anything: a path with an empty segment, wrong credentials, a
- * body that is not JSON.
+ * query integer not in decimal digits (Prism reads `0x10` as 16), a body that is not JSON.
  */
 function answerFirst(
   up: Upstream,
   req: http.IncomingMessage,
   body: Buffer,
-  pathname: string,
+  url: URL,
   operation: Operation | undefined,
 ): ContractAnswer | undefined {
   // Prism takes an empty segment for a path parameter (`/api/v1/products/` as getProductById without an id);
   // no path of the contract has one.
-  if (!operation && /\/(\/|$)/.test(pathname.slice(1))) {
+  if (!operation && /\/(\/|$)/.test(url.pathname.slice(1))) {
     return up.errors.routeNotFound;
   }
   if (operation && credentialProblem(up.contract, operation, req.headers)) {
     const responses = isObject(operation.raw.responses) ? operation.raw.responses : {};
     return exampleAnswer(up.contract, responses['401']) ?? up.errors.unauthorized;
   }
+  const integers = operation ? queryIntegerNames(up.contract, operation.parameters) : [];
+  const notDecimal = integersNotDecimal(integers, (name) => {
+    const values = url.searchParams.getAll(name);
+    return values.length === 1 ? values[0] : undefined;
+  });
+  if (notDecimal.length > 0) return withDetails(up.errors.badRequest, notDecimal);
   if (body.length === 0 || !isJson(req.headers['content-type'])) return undefined;
   try {
     JSON.parse(body.toString('utf8'));
@@ -207,9 +214,9 @@ function handler(up: Upstream): http.RequestListener {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const { pathname } = new URL(req.url ?? '/', 'http://mock');
-      const operation = up.findOperation(req.method ?? 'GET', pathname);
-      const answer = answerFirst(up, req, body, pathname, operation);
+      const url = new URL(req.url ?? '/', 'http://mock');
+      const operation = up.findOperation(req.method ?? 'GET', url.pathname);
+      const answer = answerFirst(up, req, body, url, operation);
       if (answer) send(res, undefined, answer);
       else forward(up, req, body, res, operation);
     });

@@ -14,6 +14,7 @@ import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
 import { lowercaseBodyUuids, lowercaseUrlUuids } from './http/lowercase-uuids.ts';
 import { compileOperationLookup } from './http/operation-lookup.ts';
 import { skipIdleParameterMutation } from './http/parameter-mutation.ts';
+import { requireDecimalQueryIntegers } from './http/query-integers.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { requestLog } from './http/request-log.ts';
 import { contractRoutes } from './http/routes.ts';
@@ -80,6 +81,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
     continueOnceAuthenticated,
     express.json({ limit: '1mb', verify: noteBodyNotUtf8 }),
     requireStorableInput,
+    requireDecimalQueryIntegers,
     lowercaseBodyUuids,
     ...validator.slice(lookup + 1),
   ];

@@ -9,6 +9,7 @@ import {
   readContract,
   requestIdRule,
 } from '../../lib/contract.ts';
+import { queryIntegerNames } from '../../lib/query-integers.ts';
 
 export { CONTRACT_PATH };
 
@@ -38,6 +39,8 @@ export interface Operation {
   idempotent: boolean;
   /** How many records of its kind a store may hold (`x-per-store-limit`), for a create that has a cap. */
   perStoreLimit: number | undefined;
+  /** Its query parameters of type integer, whose text must be decimal digits (lib/query-integers.ts). */
+  queryIntegers: string[];
 }
 
 /** openapi.yaml, read once: the operations below and the validator's document both come from it. */
@@ -60,6 +63,7 @@ function operationsOf(contract: ContractDocument): Operation[] {
       idempotent: operation.idempotent,
       perStoreLimit:
         typeof operation.raw['x-per-store-limit'] === 'number' ? operation.raw['x-per-store-limit'] : undefined,
+      queryIntegers: queryIntegerNames(contract, operation.parameters),
     };
   });
 }

@@ -62,6 +62,13 @@ const CASES: Case[] = [
   { name: 'an unknown event', url: '/api/v1/webhooks?events=ORDER_LOST', accept: false },
   { name: 'page=1e300', url: '/api/v1/products?page=1e300', accept: false },
   { name: 'page=0', url: '/api/v1/products?page=0', accept: false },
+  // A query integer is decimal digits; JavaScript's Number (and a validator's coercion) reads all of these.
+  { name: 'limit=0x10', url: '/api/v1/products?limit=0x10', accept: false },
+  { name: 'limit=1e1', url: '/api/v1/orders?limit=1e1', accept: false },
+  { name: 'page=Infinity', url: '/api/v1/products?page=Infinity', accept: false },
+  { name: 'limit=%2010 (a space before)', url: '/api/v1/customers?limit=%2010', accept: false },
+  { name: 'page=%2B1 (a plus sign)', url: '/api/v1/products?page=%2B1', accept: false },
+  { name: 'limit=010 (leading zero, still decimal)', url: '/api/v1/products?limit=010', accept: true },
   { name: 'page=abc', url: '/api/v1/customers?page=abc', accept: false },
   { name: 'limit=101', url: '/api/v1/orders?limit=101', accept: false },
   { name: 'a date that is not a date-time', url: '/api/v1/orders?createdFrom=2026-11-01', accept: false },
@@ -196,6 +203,30 @@ describe('the mock and the server agree on which requests they accept', () => {
       if (!given.accept) expect(fromServer.status).toBe(400);
     },
   );
+
+  it('both name a query integer not in decimal digits, with the same envelope', async () => {
+    const mockCredentials = { authorization: `Bearer ${mockKey}`, 'x-store-id': tenant.storeId };
+    const given: Case = { name: 'two at once', url: '/api/v1/products?page=Infinity&limit=0x10', accept: false };
+    const answers = await Promise.all([
+      send(mock.url, mockCredentials, given),
+      send(server.baseUrl, tenant.headers, given),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({
+        success: false,
+        error: {
+          message: 'Os dados enviados são inválidos.',
+          code: 'VALIDATION_ERROR',
+          details: [
+            { location: 'query', path: 'page', reason: 'tipo inválido (must be integer)' },
+            { location: 'query', path: 'limit', reason: 'tipo inválido (must be integer)' },
+          ],
+        },
+        meta: { timestamp: expect.any(String), status: 400 },
+      });
+    }
+  });
 
   it('createStore keeps the admin token scheme case-insensitive too', async () => {
     const headers = { authorization: adminHeaders(server).authorization.replace('Bearer', 'bearer') };

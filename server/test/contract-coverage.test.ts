@@ -12,6 +12,7 @@ const operation = (operationId: string, method: Operation['method'], contractPat
   scopes: [],
   idempotent: false,
   perStoreLimit: undefined,
+  queryIntegers: [],
 });
 
 /** A tiny contract: two operations on one path and one on another. */
