@@ -2,8 +2,8 @@
 // the contract and says what is wrong with a request.
 //
 // The proxy answers itself, before Prism: credentials missing or not of the form of the operation's security
-// scheme (its `bearerFormat`) → the operation's documented 401; a JSON body that does not parse → the contract's
-// 400 naming the body. Of Prism's replies it replaces: its own problem+json errors with the contract's shared
+// scheme (its `bearerFormat`) → the operation's documented 401; a query integer not in decimal digits or a JSON
+// body that does not parse → the contract's 400 naming it. Of Prism's replies it replaces: its own problem+json errors with the contract's shared
 // responses (Unauthorized, BadRequest, NotFound); the `details` of any 400 with Prism's own violations of the
 // request (`sl-violations`); and it drops `Idempotent-Replayed`, since a stateless mock never replays. A request
 // Prism does not answer within the time-out gets the contract's 500 `INTERNAL_ERROR`. No message, code or
