@@ -12,7 +12,7 @@ import {
   type Json,
   type JsonObject,
 } from '../../lib/contract.ts';
-import { UUID } from '../../lib/uuid.ts';
+import { CONTRACT_FORMATS } from '../../lib/formats.ts';
 
 const addFormats = formats as unknown as (ajv: Ajv2020) => void;
 
@@ -46,7 +46,7 @@ export class Contract extends ContractDocument {
     super(ContractDocument.load(file).doc);
     this.#ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.#ajv);
-    this.#ajv.addFormat('uuid', UUID);
+    for (const [name, format] of Object.entries(CONTRACT_FORMATS)) this.#ajv.addFormat(name, format);
     this.#ajv.addSchema(this.doc as object, 'contract');
     this.operations = this.listOperations().map(({ raw, pointer, ...operation }) => ({
       ...operation,

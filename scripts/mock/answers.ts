@@ -112,13 +112,15 @@ function prismProblem(reply: PrismReply): { type: string; validation: Json | und
 
 /**
  * Decides what the client gets for one of Prism's replies: the reply itself, or the contract's answer when
- * Prism made up an error of its own. An invalid request always gets a 400 whose `details` are Prism's own
- * violations (the operation's documented 400 example when Prism chose it, else the shared BadRequest).
+ * Prism made up an error of its own. An invalid request always gets a 400 whose `details` are what the proxy
+ * `refused` itself, then Prism's own violations (the operation's documented 400 example when Prism chose it,
+ * else the shared BadRequest).
  */
 export function reconcile(
   reply: PrismReply,
   errors: ContractErrors,
   operation?: Pick<Operation, 'parameters'>,
+  refused: Detail[] = [],
 ): ContractAnswer | undefined {
   const { type: problem, validation } = prismProblem(reply);
   // Prism states the violations in its header when it answers with a documented response, else in its problem
@@ -135,11 +137,15 @@ export function reconcile(
   if (problem === 'UNAUTHORIZED' || violations.some((v) => v.code === 401)) {
     return reply.status === errors.unauthorized.status && !problem ? undefined : errors.unauthorized;
   }
-  if (['UNPROCESSABLE_ENTITY', 'INVALID_CONTENT_TYPE'].includes(problem) || violations.length > 0) {
+  if (['UNPROCESSABLE_ENTITY', 'INVALID_CONTENT_TYPE'].includes(problem) || violations.length + refused.length > 0) {
     const documented = !problem && reply.status === errors.badRequest.status ? parseJson(reply.body) : undefined;
     const template = documented === undefined ? errors.badRequest : { status: reply.status, body: documented };
     const names = operation?.parameters.map((p) => p.name) ?? [];
-    return withDetails(template, violationDetails(violations, names));
+    // A field the proxy refused is named once, for its reason, not again for what Prism read it as.
+    const prisms = violationDetails(violations, names).filter(
+      (detail) => !refused.some((own) => own.location === detail.location && own.path === detail.path),
+    );
+    return withDetails(template, [...refused, ...prisms]);
   }
   // Prism's router found no operation for the path: the contract's 404.
   if (/^NO_(PATH|RESOURCE|SERVER)_/.test(problem)) return errors.routeNotFound;

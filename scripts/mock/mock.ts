@@ -2,8 +2,9 @@
 // the contract and says what is wrong with a request.
 //
 // The proxy answers itself, before Prism: credentials missing or not of the form of the operation's security
-// scheme (its `bearerFormat`) → the operation's documented 401; a query integer not in decimal digits or a JSON
-// body that does not parse → the contract's 400 naming it. Of Prism's replies it replaces: its own problem+json errors with the contract's shared
+// scheme (its `bearerFormat`) → the operation's documented 401; a JSON body that does not parse, a query integer
+// not in decimal digits, a uuid or date-time Prism reads more widely than the contract → the contract's 400
+// naming it. Of Prism's replies it replaces: its own problem+json errors with the contract's shared
 // responses (Unauthorized, BadRequest, NotFound); the `details` of any 400 with Prism's own violations of the
 // request (`sl-violations`); and it drops `Idempotent-Replayed`, since a stateless mock never replays. A request
 // Prism does not answer within the time-out gets the contract's 500 `INTERNAL_ERROR`. No message, code or
@@ -19,7 +20,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ContractDocument, isObject, type Operation, requestIdRule } from '../../lib/contract.ts';
-import { integersNotDecimal, queryIntegerNames } from '../../lib/query-integers.ts';
 import { validationReason } from '../../lib/validation-reasons.ts';
 import {
   type ContractAnswer,
@@ -32,6 +32,8 @@ import {
   withDetails,
 } from './answers.ts';
 import { credentialProblem, type FindOperation, operationRouter } from './credentials.ts';
+import { type NarrowerRules, narrowerRules } from './narrower-rules.ts';
+import type { Detail } from './violations.ts';
 
 export type { ContractAnswer, ContractErrors } from './answers.ts';
 export { reconcile } from './answers.ts';
@@ -82,6 +84,15 @@ function send(res: http.ServerResponse, reply: PrismReply | undefined, answer: C
 
 const isJson = (contentType: string | undefined) => /^application\/([\w.-]+\+)?json\b/i.test(contentType ?? '');
 
+/** A body already known to parse when it is JSON (answerFirst), as a value; undefined when there is none. */
+function jsonOf(body: Buffer): unknown {
+  try {
+    return body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function freePort(host: string): Promise<number> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
@@ -117,6 +128,8 @@ interface Upstream {
   contract: ContractDocument;
   errors: ContractErrors;
   findOperation: FindOperation;
+  /** What the contract refuses and Prism accepts (narrower-rules.ts). */
+  narrowerRules: NarrowerRules;
   /** Whether a client's X-Request-Id is echoed (undefined: the contract has no rule, never). */
   isRequestId: ((id: string) => boolean) | undefined;
   timeoutMs: number;
@@ -124,7 +137,7 @@ interface Upstream {
 
 /**
  * What the proxy answers before asking Prism, if anything: a path with an empty segment, wrong credentials, a
- * query integer not in decimal digits (Prism reads `0x10` as 16), a body that is not JSON.
+ * body that is not JSON.
  */
 function answerFirst(
   up: Upstream,
@@ -142,12 +155,6 @@ function answerFirst(
     const responses = isObject(operation.raw.responses) ? operation.raw.responses : {};
     return exampleAnswer(up.contract, responses['401']) ?? up.errors.unauthorized;
   }
-  const integers = operation ? queryIntegerNames(up.contract, operation.parameters) : [];
-  const notDecimal = integersNotDecimal(integers, (name) => {
-    const values = url.searchParams.getAll(name);
-    return values.length === 1 ? values[0] : undefined;
-  });
-  if (notDecimal.length > 0) return withDetails(up.errors.badRequest, notDecimal);
   if (body.length === 0 || !isJson(req.headers['content-type'])) return undefined;
   try {
     JSON.parse(body.toString('utf8'));
@@ -158,14 +165,21 @@ function answerFirst(
   }
 }
 
+/**
+ * Asks Prism and answers from its reply. `refused` are what the contract refuses and Prism accepts
+ * (narrower-rules.ts): Prism is asked for the operation's documented 400 (`Prefer: code=400`, so the answer has
+ * the headers the contract gives it) and they lead its details.
+ */
 function forward(
   up: Upstream,
   req: http.IncomingMessage,
   body: Buffer,
   res: http.ServerResponse,
   operation: Operation | undefined,
+  refused: Detail[],
   retry = true,
 ) {
+  if (refused.length > 0) req.headers.prefer = 'code=400';
   // Requests are buffered (small JSON) so that one whose kept-alive connection Prism closed at that very moment
   // (ECONNRESET before any answer) can be sent again on a fresh connection.
   const upstream = http.request(
@@ -182,13 +196,13 @@ function forward(
       prismRes.on('data', (chunk: Buffer) => chunks.push(chunk));
       prismRes.on('end', () => {
         const reply = { status: prismRes.statusCode ?? 500, headers: prismRes.headers, body: Buffer.concat(chunks) };
-        send(res, reply, reconcile(reply, up.errors, operation));
+        send(res, reply, reconcile(reply, up.errors, operation, refused));
       });
     },
   );
   upstream.on('error', (error: NodeJS.ErrnoException) => {
     if (retry && error.code === 'ECONNRESET' && !res.writableEnded)
-      return forward(up, req, body, res, operation, false);
+      return forward(up, req, body, res, operation, refused, false);
     send(res, undefined, internalError(up.errors, 'O mock não conseguiu falar com o Prism.'));
   });
   res.once('close', () => upstream.destroy());
@@ -217,8 +231,9 @@ function handler(up: Upstream): http.RequestListener {
       const url = new URL(req.url ?? '/', 'http://mock');
       const operation = up.findOperation(req.method ?? 'GET', url.pathname);
       const answer = answerFirst(up, req, body, url, operation);
-      if (answer) send(res, undefined, answer);
-      else forward(up, req, body, res, operation);
+      if (answer) return send(res, undefined, answer);
+      const refused = operation ? up.narrowerRules(operation, url, req.headers, jsonOf(body)) : [];
+      forward(up, req, body, res, operation, refused);
     });
   };
 }
@@ -235,6 +250,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     contract,
     errors: loadContractErrors(contract),
     findOperation: operationRouter(contract),
+    narrowerRules: narrowerRules(contract),
     isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };

@@ -2,7 +2,7 @@ import express, { type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiValidatorOpts as OpenApiValidatorOptions } from 'express-openapi-validator/dist/framework/types.js';
 import type { Logger } from 'pino';
-import { UUID } from '../../lib/uuid.ts';
+import { CONTRACT_FORMATS } from '../../lib/formats.ts';
 import type { Config } from './config.ts';
 import { loadContract } from './contract.ts';
 import type { Store } from './db/database.ts';
@@ -123,7 +123,7 @@ function contractValidator(validateResponses: boolean): RequestHandler[] {
     validateResponses,
     validateSecurity: false,
     validateFormats: true,
-    formats: { uuid: UUID },
+    formats: CONTRACT_FORMATS,
     ignoreUndocumented: false,
     // The contract is checked against the OpenAPI schema by `npm test` (validator-start-up.test.ts, redocly lint),
     // not again at every start (a third of a second before the first answer).

@@ -89,6 +89,11 @@ function bodyCases(op: Operation, example: Json): Case[] {
     if (typeof value === 'string') {
       cases.push({ name: `NUL in ${field}`, op, body: text(replaced(example, path, `${value}\u0000x`)) });
       cases.push({ name: `lone surrogate in ${field}`, op, body: text(replaced(example, path, `${value}\ud800`)) });
+      if (DATE_TIME.test(value)) {
+        for (const instant of NO_INSTANT) {
+          cases.push({ name: `${instant} for ${field}`, op, body: text(replaced(example, path, instant)) });
+        }
+      }
     } else if (typeof value === 'number') {
       cases.push({ name: `1e400 for ${field}`, op, body: spliced(path, '1e400') });
       cases.push({ name: `2^64 for ${field}`, op, body: spliced(path, '18446744073709551617') });
@@ -122,8 +127,16 @@ function bodyCases(op: Operation, example: Json): Case[] {
   return cases;
 }
 
+/** A field whose example is a date-time. */
+const DATE_TIME = /^\d{4}-\d\d-\d\dT/;
+/** RFC 3339 grammar that names no instant the API can read: a leap second, a day February lacks, `+05`. */
+const NO_INSTANT = ['2026-12-31T23:59:60Z', '2026-02-30T00:00:00Z', '2026-11-01T00:00:00+05'];
+
 const LIST_QUERIES = [
   'page=1e300',
+  'page=Infinity',
+  'limit=0x10',
+  ...NO_INSTANT.map((instant) => `createdFrom=${encodeURIComponent(instant)}`),
   'limit=1e300',
   'page=-1',
   'page=0',

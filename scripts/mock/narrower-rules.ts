@@ -1,0 +1,92 @@
+// What Prism accepts and the contract does not: a query integer not in decimal digits (lib/query-integers.ts),
+// and the formats Prism reads more widely (lib/formats.ts): a uuid with a `urn:uuid:` prefix, a date-time with a
+// leap second or an offset without minutes. The proxy checks them with the contract's own definitions before
+// asking Prism, so the mock refuses what the server refuses.
+import type { IncomingHttpHeaders } from 'node:http';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { type ContractDocument, isObject, type Operation } from '../../lib/contract.ts';
+import { CONTRACT_FORMATS, matchesContractFormat } from '../../lib/formats.ts';
+import { integersNotDecimal, queryIntegerNames } from '../../lib/query-integers.ts';
+import { validationReason } from '../../lib/validation-reasons.ts';
+import type { Detail } from './violations.ts';
+
+const reason = (format: string) => validationReason('format', `must match format "${format}"`);
+
+/** A path segment as text (as sent when its percent-encoding is broken: Prism refuses it then). */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The value of each path parameter of `template` (`/api/v1/products/{productId}`) in `pathname`. */
+function pathValues(template: string, pathname: string): Map<string, string> {
+  const values = new Map<string, string>();
+  const segments = pathname.split('/');
+  template.split('/').forEach((part, index) => {
+    const name = /^\{(.+)\}$/.exec(part)?.[1];
+    const segment = segments[index];
+    if (name && segment !== undefined) values.set(name, decoded(segment));
+  });
+  return values;
+}
+
+export type NarrowerRules = (operation: Operation, url: URL, headers: IncomingHttpHeaders, body: unknown) => Detail[];
+
+/**
+ * A checker of those rules for an operation's path, query and header parameters and its JSON body (`undefined`
+ * when there is none): one detail per field that breaks one.
+ */
+export function narrowerRules(contract: ContractDocument): NarrowerRules {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
+  for (const [name, format] of Object.entries(CONTRACT_FORMATS)) ajv.addFormat(name, format);
+  ajv.addSchema(contract.doc as object, 'contract');
+  const bodies = new Map<string, ValidateFunction | undefined>();
+  const bodyValidator = (operation: Operation) => {
+    if (!bodies.has(operation.pointer)) {
+      const media = contract.pointer(`${operation.pointer}/requestBody/content/application~1json`);
+      const schema = `contract#${operation.pointer}/requestBody/content/application~1json/schema`;
+      bodies.set(operation.pointer, isObject(media) ? ajv.compile({ $ref: schema }) : undefined);
+    }
+    return bodies.get(operation.pointer);
+  };
+
+  return (operation, url, headers, body) => {
+    const inPath = pathValues(operation.path, url.pathname);
+    const details: Detail[] = integersNotDecimal(queryIntegerNames(contract, operation.parameters), (name) => {
+      const values = url.searchParams.getAll(name);
+      return values.length === 1 ? values[0] : undefined;
+    });
+    for (const parameter of operation.parameters) {
+      const schema = contract.deref(parameter.schema);
+      const format = isObject(schema) && typeof schema.format === 'string' ? schema.format : undefined;
+      if (!format) continue;
+      const given =
+        parameter.in === 'path'
+          ? inPath.get(parameter.name)
+          : parameter.in === 'query'
+            ? url.searchParams.get(parameter.name)
+            : headers[parameter.name.toLowerCase()];
+      if (typeof given !== 'string' || matchesContractFormat(format, given) !== false) continue;
+      const path = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
+      details.push({ location: parameter.in, path, reason: reason(format) });
+    }
+    const validate = body === undefined ? undefined : bodyValidator(operation);
+    if (validate && !validate(body)) {
+      for (const error of validate.errors ?? []) {
+        const format = String(error.params.format ?? '');
+        if (error.keyword !== 'format' || !(format in CONTRACT_FORMATS)) continue;
+        details.push({
+          location: 'body',
+          path: error.instancePath.slice(1).replaceAll('/', '.'),
+          reason: reason(format),
+        });
+      }
+    }
+    return details;
+  };
+}
