@@ -2011,7 +2011,7 @@ export interface components {
             id: components["schemas"]["Uuid"];
             storeId: components["schemas"]["Uuid"];
             name: string;
-            /** @description Derived from the name (lowercase, accents folded, words joined by hyphens), unique within the store. */
+            /** @description Derived from the name (lowercase, accents folded, runs of anything but letters and digits made one hyphen, none at either end, at most 255 characters), unique within the store. **Inferred**: a name without a letter or digit (`!!!`) derives `item`. */
             slug: string;
             type: components["schemas"]["ProductType"];
             status: components["schemas"]["ProductStatus"];

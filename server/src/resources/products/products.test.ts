@@ -199,6 +199,23 @@ describeEngines('products', () => {
     expect(read.data?.data.product.slug).toBe('bone-verde');
   });
 
+  test('a name without a letter or digit derives the slug item, as the contract states, and a second clashes', async ({
+    api,
+  }) => {
+    const first = await api.POST('/api/v1/products', { body: digital('¡¿!?', 30) });
+    expect(first.data?.data.product).toMatchObject({ name: '¡¿!?', slug: 'item' });
+    const second = await api.POST('/api/v1/products', { body: digital('   ', 30) });
+    expect(second.error).toEqual({
+      success: false,
+      error: {
+        message: 'Já existe um registro com este valor na loja.',
+        code: 'DUPLICATE_ENTRY',
+        details: [{ location: 'body', path: 'slug', reason: 'slug já utilizado: item' }],
+      },
+      meta: { status: 409, timestamp: expect.any(String) },
+    });
+  });
+
   test('updateProduct changes only the sent fields and needs one; unknown and foreign ids are 404 for updateProduct, getProductById and deleteProduct', async ({
     api,
     otherStore,
