@@ -66,6 +66,27 @@ export function loadContractErrors(contract: ContractDocument): ContractErrors {
   };
 }
 
+/**
+ * The headers the operation's documented response for `status` requires, with their examples (Prism adds them to
+ * its own replies; the proxy's own answers need them too). `X-Request-Id` is left to the proxy, which sets it.
+ */
+export function requiredHeaders(
+  contract: ContractDocument,
+  operation: Pick<Operation, 'raw'> | undefined,
+  status: number,
+): Record<string, string> {
+  const responses = operation && isObject(operation.raw.responses) ? operation.raw.responses : {};
+  const response = contract.deref(responses[String(status)] ?? responses.default);
+  const declared = isObject(response) && isObject(response.headers) ? response.headers : {};
+  const headers: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(declared)) {
+    const header = contract.deref(raw);
+    if (!isObject(header) || header.required !== true || name.toLowerCase() === 'x-request-id') continue;
+    if (header.example !== undefined) headers[name.toLowerCase()] = String(header.example);
+  }
+  return headers;
+}
+
 /** An envelope with this request's details (none: the key is left out) and the time it was answered. */
 export function withDetails(answer: ContractAnswer, details: Detail[]): ContractAnswer {
   if (!isObject(answer.body) || !isObject(answer.body.error)) return answer;

@@ -217,17 +217,27 @@ describe.each(specs)('mock against %s', (_name, specSource) => {
     }
   });
 
-  it("answers a body that is not JSON with the contract's 400 naming the body, without asking Prism", async () => {
+  it("answers a body that is not JSON, or not UTF-8, with the contract's 400 naming the body and the headers the operation's 400 requires, without asking Prism", async () => {
     const withBody = ops().filter(({ op }) => deref(doc, op.requestBody)?.content?.['application/json']);
     for (const operation of withBody) {
       const { url, init } = validRequest(doc, operation, doc.paths[operation.path]);
-      const res = await call(url, { ...init, body: '{"name":' });
-      expect(res.status, operation.op.operationId).toBe(400);
-      expect(await res.json(), operation.op.operationId).toMatchObject({
-        success: false,
-        error: { code: 'VALIDATION_ERROR', details: [{ location: 'body', path: '' }] },
-        meta: { status: 400 },
-      });
+      const declared: Record<string, Doc> = deref(doc, operation.op.responses['400'])?.headers ?? {};
+      // X-Request-Id is the request's own, not the example (see below).
+      const required = Object.entries(declared).filter(
+        ([name, header]) => deref(doc, header)?.required && name !== 'X-Request-Id',
+      );
+      for (const body of ['{"name":', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])]) {
+        const res = await call(url, { ...init, body });
+        expect(res.status, operation.op.operationId).toBe(400);
+        expect(await res.json(), operation.op.operationId).toMatchObject({
+          success: false,
+          error: { code: 'VALIDATION_ERROR', details: [{ location: 'body', path: '' }] },
+          meta: { status: 400 },
+        });
+        for (const [name, header] of required) {
+          expect(res.headers.get(name), `${operation.op.operationId} ${name}`).toBe(String(deref(doc, header).example));
+        }
+      }
     }
   });
 

@@ -12,6 +12,8 @@
 //
 //   node scripts/mock/mock.ts [--port N] [--host H] [spec]
 //     (env: PORT=4010, HOST=127.0.0.1, OPENAPI_SPEC, MOCK_TIMEOUT_MS=10000, MOCK_VERBOSE=1 to see Prism's own log)
+
+import { isUtf8 } from 'node:buffer';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -20,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ContractDocument, isObject, type Operation, requestIdRule } from '../../lib/contract.ts';
+import { BODY_NOT_UTF8 } from '../../lib/storable-text.ts';
 import { validationReason } from '../../lib/validation-reasons.ts';
 import {
   type ContractAnswer,
@@ -29,6 +32,7 @@ import {
   loadContractErrors,
   type PrismReply,
   reconcile,
+  requiredHeaders,
   withDetails,
 } from './answers.ts';
 import { credentialProblem, type FindOperation, operationRouter } from './credentials.ts';
@@ -156,6 +160,8 @@ function answerFirst(
     return exampleAnswer(up.contract, responses['401']) ?? up.errors.unauthorized;
   }
   if (body.length === 0 || !isJson(req.headers['content-type'])) return undefined;
+  // Decoding would put U+FFFD in place of each bad sequence, silently (the contract: stored as sent, or refused).
+  if (!isUtf8(body)) return withDetails(up.errors.badRequest, [BODY_NOT_UTF8]);
   try {
     JSON.parse(body.toString('utf8'));
     return undefined;
@@ -231,7 +237,12 @@ function handler(up: Upstream): http.RequestListener {
       const url = new URL(req.url ?? '/', 'http://mock');
       const operation = up.findOperation(req.method ?? 'GET', url.pathname);
       const answer = answerFirst(up, req, body, url, operation);
-      if (answer) return send(res, undefined, answer);
+      if (answer) {
+        for (const [name, value] of Object.entries(requiredHeaders(up.contract, operation, answer.status))) {
+          res.setHeader(name, value);
+        }
+        return send(res, undefined, answer);
+      }
       const refused = operation ? up.narrowerRules(operation, url, req.headers, jsonOf(body)) : [];
       forward(up, req, body, res, operation, refused);
     });

@@ -1,6 +1,7 @@
-// What Prism accepts and the contract does not: a query integer not in decimal digits (lib/query-integers.ts),
-// and the formats Prism reads more widely (lib/formats.ts): a uuid with a `urn:uuid:` prefix, a date-time with a
-// leap second or an offset without minutes. The proxy checks them with the contract's own definitions before
+// What Prism accepts and the contract does not: text no store can keep (NUL, a lone surrogate, nesting deeper
+// than 32 levels: lib/storable-text.ts), a query integer not in decimal digits (lib/query-integers.ts), and the
+// formats Prism reads more widely (lib/formats.ts): a uuid with a `urn:uuid:` prefix, a date-time with a leap
+// second or an offset without minutes. The proxy checks them with the contract's own definitions before
 // asking Prism, so the mock refuses what the server refuses.
 import type { IncomingHttpHeaders } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -8,6 +9,7 @@ import addFormats from 'ajv-formats';
 import { type ContractDocument, isObject, type Operation } from '../../lib/contract.ts';
 import { CONTRACT_FORMATS, matchesContractFormat } from '../../lib/formats.ts';
 import { integersNotDecimal, queryIntegerNames } from '../../lib/query-integers.ts';
+import { unstorableText } from '../../lib/storable-text.ts';
 import { validationReason } from '../../lib/validation-reasons.ts';
 import type { Detail } from './violations.ts';
 
@@ -56,11 +58,20 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
   };
 
   return (operation, url, headers, body) => {
+    const query = Object.fromEntries(
+      [...new Set(url.searchParams.keys())].map((name) => {
+        const values = url.searchParams.getAll(name);
+        return [name, values.length === 1 ? values[0] : values];
+      }),
+    );
+    // The store's own limits come first, and alone, as on the server.
+    const unstorable = unstorableText(query, 'query') ?? unstorableText(body, 'body');
+    if (unstorable) return [unstorable];
     const inPath = pathValues(operation.path, url.pathname);
-    const details: Detail[] = integersNotDecimal(queryIntegerNames(contract, operation.parameters), (name) => {
-      const values = url.searchParams.getAll(name);
-      return values.length === 1 ? values[0] : undefined;
-    });
+    const details: Detail[] = integersNotDecimal(
+      queryIntegerNames(contract, operation.parameters),
+      (name) => query[name],
+    );
     for (const parameter of operation.parameters) {
       const schema = contract.deref(parameter.schema);
       const format = isObject(schema) && typeof schema.format === 'string' ? schema.format : undefined;

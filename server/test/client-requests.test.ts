@@ -107,6 +107,22 @@ const CASES: Case[] = [
     },
     accept: false,
   },
+  // Text no store can keep as sent (info: Text and nesting).
+  { name: 'NUL in search', url: '/api/v1/products?search=a%00b', accept: false },
+  {
+    name: 'NUL in a body string',
+    method: 'POST',
+    url: '/api/v1/categories',
+    body: { name: 'Cat\u0000Um' },
+    accept: false,
+  },
+  {
+    name: 'a lone surrogate in a body string',
+    method: 'POST',
+    url: '/api/v1/categories',
+    body: { name: 'Cat \ud800 Um' },
+    accept: false,
+  },
   // RFC 9110 §11.1: the scheme is case-insensitive (Prism's security check is not: the proxy spells it for Prism).
   { name: 'scheme bearer', url: '/api/v1/products', scheme: 'bearer', accept: true },
   { name: 'scheme BEARER', url: '/api/v1/products', scheme: 'BEARER', accept: true },

@@ -4,8 +4,8 @@ import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { components, paths } from '../../generated/openapi.ts';
+import { MAX_BODY_DEPTH } from '../../lib/storable-text.ts';
 import { CONTRACT_PATH, contractOperations, type Operation } from '../src/contract.ts';
-import { MAX_BODY_DEPTH } from '../src/http/storable-input.ts';
 import { describeEngines, malformed, test, withoutDefaults } from './fixture.ts';
 import {
   adminHeaders,

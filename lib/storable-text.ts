@@ -1,0 +1,54 @@
+// What no store can keep as sent, by the contract's "Text and nesting" rule: the NUL character (PostgreSQL text
+// cannot hold it), a lone UTF-16 surrogate (not Unicode; it would read back as U+FFFD), nesting deeper than 32
+// levels (it would exhaust a validator's stack), and a JSON body that is not valid UTF-8. Shared so the server
+// and the mock refuse the same requests, with the same details.
+import type { JsonObject } from './contract.ts';
+
+/** The contract's nesting limit for a JSON body (see "Text and nesting" in openapi.yaml). */
+export const MAX_BODY_DEPTH = 32;
+
+export interface TextDetail extends JsonObject {
+  location: 'body' | 'query';
+  path: string;
+  reason: string;
+}
+
+/** The detail for a JSON body whose bytes are not valid UTF-8. */
+export const BODY_NOT_UTF8: TextDetail = { location: 'body', path: '', reason: 'o corpo não é texto UTF-8 válido' };
+
+const NUL = '\u0000';
+/** A UTF-16 surrogate not part of a pair: with the `u` flag only a lone one is seen as a surrogate code point. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+function textProblem(text: string): string | undefined {
+  if (text.includes(NUL)) return 'contém o caractere NUL (U+0000), que não pode ser armazenado';
+  if (LONE_SURROGATE.test(text)) return 'contém um substituto UTF-16 isolado (texto Unicode inválido)';
+  return undefined;
+}
+
+/**
+ * The first string or key under `value` that no text column can hold faithfully, or the first place nested
+ * deeper than `MAX_BODY_DEPTH`. The walk stops descending at the limit, so a hostile depth costs no more stack.
+ */
+export function unstorableText(
+  value: unknown,
+  location: TextDetail['location'],
+  path: string[] = [],
+): TextDetail | undefined {
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem ? { location, path: path.join('.'), reason: problem } : undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (path.length >= MAX_BODY_DEPTH) {
+    return { location, path: path[0] ?? '', reason: `aninhamento acima de ${MAX_BODY_DEPTH} níveis` };
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const keyProblem = textProblem(key);
+    // The key itself cannot be echoed in the path (it is what cannot be stored): name its parent.
+    if (keyProblem) return { location, path: path.join('.'), reason: `um nome de campo ${keyProblem}` };
+    const found = unstorableText(item, location, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
