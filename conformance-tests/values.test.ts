@@ -48,9 +48,18 @@ describe('bodyCases', () => {
     if (want !== undefined) expect(values).toContain(want);
   });
 
+  it("puts NUL and a lone surrogate in the body's first plain-text field (the contract's prose, not its schema)", () => {
+    const name = String((example as { name: string }).name);
+    expect(cases.filter((c) => c.rule === 'text')).toEqual([
+      { field: 'name', location: 'body', rule: 'text', expect: 'invalid', value: `${name}\u0000` },
+      { field: 'name', location: 'body', rule: 'text', expect: 'invalid', value: `${name}\ud800` },
+    ]);
+  });
+
   it('never produces a case the schema disagrees with', () => {
     for (const c of cases) {
-      if (c.rule === 'required' || c.rule === 'additionalProperties') continue;
+      // text: the contract's Text and nesting rule, which its schemas do not state
+      if (c.rule === 'required' || c.rule === 'additionalProperties' || c.rule === 'text') continue;
       const body = setPath(example, c.field, c.value);
       expect(contract.validates(op?.requestBody?.schema ?? {}, body), `${c.field} ${c.rule} ${c.expect}`).toBe(
         c.expect === 'valid',

@@ -267,7 +267,31 @@ export function bodyCases(contract: Contract, rootSchema: Json, base: Json): Inp
     }
   };
   walk(rootSchema, base, '');
-  return out;
+  return [...out, ...textCases(contract, rootSchema, base)];
+}
+
+/**
+ * The contract's "Text and nesting" rule, which no schema states: a string holding NUL (U+0000) or a lone UTF-16
+ * surrogate is refused, naming the field. One plain-text field of the body (no enum, format or pattern) carries
+ * each.
+ */
+function textCases(contract: Contract, rootSchema: Json, base: Json): InputCase[] {
+  if (!isObject(base)) return [];
+  const { schema } = normalize(contract, rootSchema);
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  for (const [field, value] of Object.entries(base)) {
+    const text = normalize(contract, properties[field]).schema;
+    const plain = text.type === 'string' && !text.enum && !text.format && !text.pattern && text.const === undefined;
+    if (typeof value !== 'string' || !plain) continue;
+    return [`${value}\u0000`, `${value}\ud800`].map((unstorable) => ({
+      field,
+      location: 'body' as const,
+      rule: 'text',
+      expect: 'invalid' as const,
+      value: unstorable,
+    }));
+  }
+  return [];
 }
 
 /** Cases for one query, path or header parameter. */
