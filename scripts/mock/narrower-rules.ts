@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { type ContractDocument, isObject, type Operation } from '../../lib/contract.ts';
+import { type ContractDocument, isObject, type Operation, type Parameter } from '../../lib/contract.ts';
 import { CONTRACT_FORMATS, matchesContractFormat } from '../../lib/formats.ts';
 import { integersNotDecimal, queryIntegerNames } from '../../lib/query-integers.ts';
 import { unstorableText } from '../../lib/storable-text.ts';
@@ -57,6 +57,17 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
     return bodies.get(operation.pointer);
   };
 
+  /** The contract's format problems Prism lets through in the body, one detail per field. */
+  const bodyFormats = (operation: Operation, body: unknown): Detail[] => {
+    const validate = body === undefined ? undefined : bodyValidator(operation);
+    if (!validate || validate(body)) return [];
+    return (validate.errors ?? []).flatMap((error) => {
+      const format = String(error.params.format ?? '');
+      if (error.keyword !== 'format' || !(format in CONTRACT_FORMATS)) return [];
+      return [{ location: 'body', path: error.instancePath.slice(1).replaceAll('/', '.'), reason: reason(format) }];
+    });
+  };
+
   return (operation, url, headers, body) => {
     const query = Object.fromEntries(
       [...new Set(url.searchParams.keys())].map((name) => {
@@ -68,36 +79,24 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
     const unstorable = unstorableText(query, 'query') ?? unstorableText(body, 'body');
     if (unstorable) return [unstorable];
     const inPath = pathValues(operation.path, url.pathname);
-    const details: Detail[] = integersNotDecimal(
-      queryIntegerNames(contract, operation.parameters),
-      (name) => query[name],
-    );
-    for (const parameter of operation.parameters) {
+    const sent = (parameter: Parameter): unknown =>
+      parameter.in === 'path'
+        ? inPath.get(parameter.name)
+        : parameter.in === 'query'
+          ? query[parameter.name]
+          : headers[parameter.name.toLowerCase()];
+    const parameterFormats = operation.parameters.flatMap((parameter): Detail[] => {
       const schema = contract.deref(parameter.schema);
-      const format = isObject(schema) && typeof schema.format === 'string' ? schema.format : undefined;
-      if (!format) continue;
-      const given =
-        parameter.in === 'path'
-          ? inPath.get(parameter.name)
-          : parameter.in === 'query'
-            ? url.searchParams.get(parameter.name)
-            : headers[parameter.name.toLowerCase()];
-      if (typeof given !== 'string' || matchesContractFormat(format, given) !== false) continue;
+      const format = isObject(schema) && typeof schema.format === 'string' ? schema.format : '';
+      const given = sent(parameter);
+      if (typeof given !== 'string' || matchesContractFormat(format, given) !== false) return [];
       const path = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
-      details.push({ location: parameter.in, path, reason: reason(format) });
-    }
-    const validate = body === undefined ? undefined : bodyValidator(operation);
-    if (validate && !validate(body)) {
-      for (const error of validate.errors ?? []) {
-        const format = String(error.params.format ?? '');
-        if (error.keyword !== 'format' || !(format in CONTRACT_FORMATS)) continue;
-        details.push({
-          location: 'body',
-          path: error.instancePath.slice(1).replaceAll('/', '.'),
-          reason: reason(format),
-        });
-      }
-    }
-    return details;
+      return [{ location: parameter.in, path, reason: reason(format) }];
+    });
+    return [
+      ...integersNotDecimal(queryIntegerNames(contract, operation.parameters), (name) => query[name]),
+      ...parameterFormats,
+      ...bodyFormats(operation, body),
+    ];
   };
 }
