@@ -20,10 +20,21 @@ const NUL = '\u0000';
 /** A UTF-16 surrogate not part of a pair: with the `u` flag only a lone one is seen as a surrogate code point. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
+const HOLDS_NUL = 'contém o caractere NUL (U+0000), que não pode ser armazenado';
+const HOLDS_LONE_SURROGATE = 'contém um substituto UTF-16 isolado (texto Unicode inválido)';
+const IN_A_KEY = 'um nome de campo ';
+const TOO_DEEP = `aninhamento acima de ${MAX_BODY_DEPTH} níveis`;
+
 function textProblem(text: string): string | undefined {
-  if (text.includes(NUL)) return 'contém o caractere NUL (U+0000), que não pode ser armazenado';
-  if (LONE_SURROGATE.test(text)) return 'contém um substituto UTF-16 isolado (texto Unicode inválido)';
+  if (text.includes(NUL)) return HOLDS_NUL;
+  if (LONE_SURROGATE.test(text)) return HOLDS_LONE_SURROGATE;
   return undefined;
+}
+
+/** Whether a detail's reason is one of this rule's (for tools that sort refusals by the rule that made them). */
+export function isUnstorableTextReason(reason: string): boolean {
+  const problem = reason.startsWith(IN_A_KEY) ? reason.slice(IN_A_KEY.length) : reason;
+  return [HOLDS_NUL, HOLDS_LONE_SURROGATE, TOO_DEEP, BODY_NOT_UTF8.reason].includes(problem);
 }
 
 /**
@@ -41,12 +52,12 @@ export function unstorableText(
   }
   if (typeof value !== 'object' || value === null) return undefined;
   if (path.length >= MAX_BODY_DEPTH) {
-    return { location, path: path[0] ?? '', reason: `aninhamento acima de ${MAX_BODY_DEPTH} níveis` };
+    return { location, path: path[0] ?? '', reason: TOO_DEEP };
   }
   for (const [key, item] of Object.entries(value)) {
     const keyProblem = textProblem(key);
     // The key itself cannot be echoed in the path (it is what cannot be stored): name its parent.
-    if (keyProblem) return { location, path: path.join('.'), reason: `um nome de campo ${keyProblem}` };
+    if (keyProblem) return { location, path: path.join('.'), reason: `${IN_A_KEY}${keyProblem}` };
     const found = unstorableText(item, location, [...path, key]);
     if (found) return found;
   }

@@ -14,6 +14,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { runSuite } from '../../conformance-tests/lib/suite.ts';
 import { freePort, RATE_LIMIT } from '../../conformance-tests/test-helpers/targets.ts';
+import { isUnstorableTextReason } from '../../lib/storable-text.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SPEC = path.join(ROOT, 'openapi.yaml');
@@ -84,6 +85,8 @@ function basisOf(status: number, body: string, rules: Set<string>): string {
     if (detail.rule) return rules.has(detail.rule) ? `rule ${detail.rule}` : `unstated: rule ${detail.rule}`;
     if (detail.location === 'header') return `header ${detail.path}`;
     if (detail.path === '' && detail.reason === 'JSON malformado') return 'malformed JSON';
+    // The contract's "Text and nesting" rule (info), stated in prose: no schema keyword carries it.
+    if (detail.reason && isUnstorableTextReason(detail.reason)) return 'rule text-and-nesting';
     if (detail.reason && SCHEMA_REASON.test(detail.reason)) return `schema ${detail.reason.split(' (')[0]}`;
     return `unstated: ${detail.location} ${detail.path} ${detail.reason}`;
   });
