@@ -2,9 +2,10 @@
 // the contract and says what is wrong with a request.
 //
 // The proxy answers itself, before Prism: credentials missing or not of the form of the operation's security
-// scheme (its `bearerFormat`) → the operation's documented 401; a JSON body that does not parse, a query integer
-// not in decimal digits, a uuid or date-time Prism reads more widely than the contract → the contract's 400
-// naming it. Of Prism's replies it replaces: its own problem+json errors with the contract's shared
+// scheme (its `bearerFormat`) → the operation's documented 401; a JSON body that does not parse or is not UTF-8 →
+// the contract's 400 naming the body, with the headers the operation's 400 requires. What the contract refuses
+// and Prism accepts (narrower-rules.ts) is asked of Prism as the operation's 400, with the proxy's details. Of
+// Prism's replies it replaces: its own problem+json errors with the contract's shared
 // responses (Unauthorized, BadRequest, NotFound); the `details` of any 400 with Prism's own violations of the
 // request (`sl-violations`); and it drops `Idempotent-Replayed`, since a stateless mock never replays. A request
 // Prism does not answer within the time-out gets the contract's 500 `INTERNAL_ERROR`. No message, code or
@@ -88,12 +89,18 @@ function send(res: http.ServerResponse, reply: PrismReply | undefined, answer: C
 
 const isJson = (contentType: string | undefined) => /^application\/([\w.-]+\+)?json\b/i.test(contentType ?? '');
 
-/** A body already known to parse when it is JSON (answerFirst), as a value; undefined when there is none. */
-function jsonOf(body: Buffer): unknown {
+/** A request's JSON body, read once: its value (undefined when it has none), or the detail refusing it. */
+type JsonBody = { value: unknown } | { refused: Detail };
+
+function jsonBody(req: http.IncomingMessage, body: Buffer): JsonBody {
+  if (body.length === 0 || !isJson(req.headers['content-type'])) return { value: undefined };
+  // Decoding would put U+FFFD in place of each bad sequence, silently (the contract: stored as sent, or refused).
+  if (!isUtf8(body)) return { refused: BODY_NOT_UTF8 };
   try {
-    return body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
-  } catch {
-    return undefined;
+    return { value: JSON.parse(body.toString('utf8')) };
+  } catch (error) {
+    const reason = validationReason('json', `JSON malformado: ${(error as Error).message}`);
+    return { refused: { location: 'body', path: '', reason } };
   }
 }
 
@@ -146,7 +153,7 @@ interface Upstream {
 function answerFirst(
   up: Upstream,
   req: http.IncomingMessage,
-  body: Buffer,
+  json: JsonBody,
   url: URL,
   operation: Operation | undefined,
 ): ContractAnswer | undefined {
@@ -159,16 +166,7 @@ function answerFirst(
     const responses = isObject(operation.raw.responses) ? operation.raw.responses : {};
     return exampleAnswer(up.contract, responses['401']) ?? up.errors.unauthorized;
   }
-  if (body.length === 0 || !isJson(req.headers['content-type'])) return undefined;
-  // Decoding would put U+FFFD in place of each bad sequence, silently (the contract: stored as sent, or refused).
-  if (!isUtf8(body)) return withDetails(up.errors.badRequest, [BODY_NOT_UTF8]);
-  try {
-    JSON.parse(body.toString('utf8'));
-    return undefined;
-  } catch (error) {
-    const reason = validationReason('json', `JSON malformado: ${(error as Error).message}`);
-    return withDetails(up.errors.badRequest, [{ location: 'body', path: '', reason }]);
-  }
+  return 'refused' in json ? withDetails(up.errors.badRequest, [json.refused]) : undefined;
 }
 
 /**
@@ -236,14 +234,15 @@ function handler(up: Upstream): http.RequestListener {
       const body = Buffer.concat(chunks);
       const url = new URL(req.url ?? '/', 'http://mock');
       const operation = up.findOperation(req.method ?? 'GET', url.pathname);
-      const answer = answerFirst(up, req, body, url, operation);
+      const json = jsonBody(req, body);
+      const answer = answerFirst(up, req, json, url, operation);
       if (answer) {
         for (const [name, value] of Object.entries(requiredHeaders(up.contract, operation, answer.status))) {
           res.setHeader(name, value);
         }
         return send(res, undefined, answer);
       }
-      const refused = operation ? up.narrowerRules(operation, url, req.headers, jsonOf(body)) : [];
+      const refused = operation && 'value' in json ? up.narrowerRules(operation, url, req.headers, json.value) : [];
       forward(up, req, body, res, operation, refused);
     });
   };

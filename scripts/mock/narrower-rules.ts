@@ -63,7 +63,7 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
     if (!validate || validate(body)) return [];
     return (validate.errors ?? []).flatMap((error) => {
       const format = String(error.params.format ?? '');
-      if (error.keyword !== 'format' || !(format in CONTRACT_FORMATS)) return [];
+      if (error.keyword !== 'format' || !Object.hasOwn(CONTRACT_FORMATS, format)) return [];
       return [{ location: 'body', path: error.instancePath.slice(1).replaceAll('/', '.'), reason: reason(format) }];
     });
   };

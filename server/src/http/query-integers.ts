@@ -9,6 +9,7 @@ import { validationError } from '../errors.ts';
  */
 export const requireDecimalQueryIntegers: RequestHandler = (req, _res, next) => {
   const names = req.storefront.operation?.queryIntegers ?? [];
+  if (names.length === 0) return next();
   const query = req.query as Record<string, unknown>;
   const problems = integersNotDecimal(names, (name) => query[name]);
   next(problems.length > 0 ? validationError(problems) : undefined);
