@@ -78,7 +78,8 @@ export function errorBody(status: number, code: ErrorCode, message: string, deta
  * the write fails now or, sent without waiting (`AnsweredLater`), at the transaction's next statement.
  */
 export async function duplicateAs<T>(write: Promise<T>, path: string, reason: string): Promise<T> {
-  const asEntry = (error: unknown) => (error instanceof DuplicateRecord ? duplicateEntry(path, reason) : error);
+  const asEntry = (error: unknown) =>
+    error instanceof DuplicateRecord ? Object.assign(duplicateEntry(path, reason), { cause: error }) : error;
   try {
     const written = await write;
     if (written instanceof AnsweredLater) written.failsAs(asEntry);

@@ -1,6 +1,8 @@
+import { availableParallelism } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Store } from './db/database.ts';
 import { inTransaction } from './db/in-transaction.ts';
+import { GroupCommit, type RunInTransaction } from './db/pg-group-commit.ts';
 import { outboxEvents } from './domain/outbox-events.ts';
 import type { NetworkPolicy } from './domain/ssrf-guard.ts';
 import type { Storage } from './http/routes.ts';
@@ -18,13 +20,22 @@ export function depsFor(db: Kysely<Database>, store: Store, network: NetworkPoli
 }
 
 /**
- * Reads run on the pool; each write runs in one transaction of its own, so its change, its outbox rows and (for
- * an idempotent request) its claimed key and stored reply commit together (`inTransaction`: one SQLite refuses as
- * busy runs again from the start).
+ * PostgreSQL write transactions a process runs at once (`GroupCommit`): one per core, at least two, so that one
+ * group's COMMIT waits for its flush while the next runs. Two measured best on 2 cores (against one and four).
+ */
+const WRITE_TRANSACTIONS = Math.max(2, availableParallelism());
+
+/**
+ * Reads run on the pool; each write runs in one transaction, so its change, its outbox rows and (for an idempotent
+ * request) its claimed key and stored reply commit together (`inTransaction`: one SQLite refuses as busy runs again
+ * from the start). On PostgreSQL writes that wait for a transaction commit in groups (`GroupCommit`), each still
+ * all or nothing by itself.
  */
 export function transactionalStorage(store: Store, network: NetworkPolicy): Storage {
+  const alone: RunInTransaction<Database> = (work) => inTransaction(store.db, work);
+  const run = store.engine === 'postgres' ? new GroupCommit(store.db, WRITE_TRANSACTIONS, alone).write : alone;
   return {
     deps: depsFor(store.reads ?? store.db, store, network),
-    write: (work) => inTransaction(store.db, (trx) => work(depsFor(trx, store, network))),
+    write: (work) => run((trx) => work(depsFor(trx, store, network))),
   };
 }

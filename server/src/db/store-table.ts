@@ -234,7 +234,7 @@ function rowCodec<R, Stored>(codec: object, keep: ReadonlySet<string>) {
 
 /** A failure of a write to `table`, as its callers see it: a unique constraint's refusal is `DuplicateRecord`. */
 const failureIn = (table: string) => (error: unknown) =>
-  isUniqueViolation(error) ? new DuplicateRecord(table) : error;
+  isUniqueViolation(error) ? new DuplicateRecord(table, error) : error;
 
 /** A write that a unique constraint of `table` refuses throws `DuplicateRecord`. */
 async function refusingDuplicatesIn<R>(table: string, write: Promise<R>): Promise<R> {

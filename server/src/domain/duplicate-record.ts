@@ -2,8 +2,9 @@
 export class DuplicateRecord extends Error {
   readonly table: string;
 
-  constructor(table: string) {
-    super(`duplicate record in ${table}`);
+  /** `cause`: the database's own refusal. */
+  constructor(table: string, cause?: unknown) {
+    super(`duplicate record in ${table}`, { cause });
     this.table = table;
     this.name = 'DuplicateRecord';
   }

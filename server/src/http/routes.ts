@@ -39,8 +39,9 @@ export interface Storage {
   /** The dependencies of a read: repositories on the pool. */
   deps: Deps;
   /**
-   * Runs one write in one transaction, with `deps` bound to it: the change, its events and (with an
-   * `Idempotency-Key`) the stored reply commit together or not at all.
+   * Runs one write in a transaction, with `deps` bound to it: the change, its events and (with an
+   * `Idempotency-Key`) the stored reply commit together or not at all (on PostgreSQL in a COMMIT it may share with
+   * other writes, never failing because of them: `pg-group-commit.ts`).
    */
   write<Result>(work: (deps: Deps) => Promise<Result>): Promise<Result>;
   /**
