@@ -109,7 +109,7 @@ describe.skipIf(!engines.includes('postgres'))('writes committed in groups (Post
     expect(await Promise.all(writes)).toEqual([2, 3, 4]);
   });
 
-  it('runs a group again write by write when one fails: the others are kept once, the failure is its own', async () => {
+  it('runs a group again until the write that failed is alone: the others are kept once, the failure is its own', async () => {
     const { held, release } = holding(group);
     const writes = [
       group.write(record(1)),
@@ -133,9 +133,39 @@ describe.skipIf(!engines.includes('postgres'))('writes committed in groups (Post
     ]);
     const written = await rows();
     expect(written.map(({ id }) => id)).toEqual([0, 1, 2, 4]);
-    // After the failed group, each write ran alone, in the order they came: four transactions, one each.
-    expect(new Set(written.map(({ tx }) => tx)).size).toBe(4);
-    expect(alone).toBe(6);
+    // The duplicate surfaced at the fourth write, which then ran alone, as did the fifth (the part after it). The
+    // three before it failed again at their COMMIT and were halved: the first two committed together, the
+    // duplicate alone.
+    const tx = Object.fromEntries(written.map(({ id, tx }) => [id, tx]));
+    expect(tx[1]).toBe(tx[2]);
+    expect(new Set([tx[0], tx[1], tx[4]]).size).toBe(3);
+    expect(alone).toBe(4);
+  });
+
+  it('runs a group again in parts when one write fails by itself: before it together, it alone, after it together', async () => {
+    const { held, release } = holding(group);
+    const writes = [1, 2, 3, 4, 5, 6].map((id) =>
+      group.write(async (trx) => {
+        if (id === 4) throw new Error('not found');
+        return record(id)(trx);
+      }),
+    );
+    release();
+    await held;
+    expect(await outcomes(writes)).toEqual([
+      { value: 10 },
+      { value: 20 },
+      { value: 30 },
+      { failed: 'not found' },
+      { value: 50 },
+      { value: 60 },
+    ]);
+    const tx = Object.fromEntries((await rows()).map(({ id, tx }) => [id, tx]));
+    expect(new Set([tx[1], tx[2], tx[3]]).size).toBe(1);
+    expect(new Set([tx[5], tx[6]]).size).toBe(1);
+    expect(tx[5]).not.toBe(tx[1]);
+    // The held write, and the one that failed: no other write ran alone.
+    expect(alone).toBe(2);
   });
 
   it('runs a group again when PostgreSQL refused its COMMIT for a statement its caller translated', async () => {

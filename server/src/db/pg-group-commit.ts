@@ -22,8 +22,9 @@ interface Member<DB> {
  * free runs at once, alone, as it would without groups.
  *
  * A group commits all or nothing. When one of its writes fails, or PostgreSQL refuses its COMMIT, none of it is
- * kept and its writes run again, alone, one after another in their order, so each succeeds or fails by itself:
- * a write never fails because another failed. A COMMIT whose outcome is unknown (the connection lost before
+ * kept and its writes run again, in their order, in smaller groups until the write that failed runs alone: each
+ * succeeds or fails by itself, a write never fails because another failed, and one failure costs its group a few
+ * more transactions, not one for each of its writes. A COMMIT whose outcome is unknown (the connection lost before
  * PostgreSQL answered it) is not run again, as a write alone would not be: each write of the group gets its failure.
  */
 export class GroupCommit<DB> {
@@ -59,13 +60,18 @@ export class GroupCommit<DB> {
   }
 
   async #run(group: Member<DB>[]): Promise<void> {
-    if (group.length === 1) return this.#runEachAlone(group);
+    const [only] = group;
+    if (group.length === 1 && only) return this.#alone(only.work).then(only.resolve, only.reject);
+    let ran = 0;
     let committing = false;
     let results: unknown[];
     try {
       results = await this.#db.transaction().execute(async (trx) => {
         const each: unknown[] = [];
-        for (const member of group) each.push(await member.work(trx));
+        for (const member of group) {
+          each.push(await member.work(trx));
+          ran += 1;
+        }
         committing = true;
         return each;
       });
@@ -74,19 +80,33 @@ export class GroupCommit<DB> {
         for (const member of group) member.reject(error);
         return;
       }
-      return this.#runEachAlone(group);
+      for (const part of committing ? halves(group) : around(group, ran)) {
+        if (part.length > 0) await this.#run(part);
+      }
+      return;
     }
     group.forEach((member, index) => {
       member.resolve(results[index]);
     });
   }
-
-  async #runEachAlone(group: Member<DB>[]): Promise<void> {
-    for (const member of group) {
-      await this.#alone(member.work).then(member.resolve, member.reject);
-    }
-  }
 }
+
+/**
+ * A group that failed before its COMMIT, run again in three parts, in order: the writes before the one that was
+ * running (together: what failed may still be one of theirs, answered later), that one alone, and the writes
+ * after it (together: they had not run).
+ */
+const around = <T>(group: T[], failed: number): T[][] => [
+  group.slice(0, failed),
+  group.slice(failed, failed + 1),
+  group.slice(failed + 1),
+];
+
+/** A group whose COMMIT PostgreSQL refused, run again in halves, in order, until the write that failed is alone. */
+const halves = <T>(group: T[]): T[][] => [
+  group.slice(0, Math.ceil(group.length / 2)),
+  group.slice(Math.ceil(group.length / 2)),
+];
 
 /**
  * A COMMIT that PostgreSQL answered with a failure, its own or that of a statement before it (as its caller
