@@ -8,6 +8,7 @@ import { ConfigError } from '../config.ts';
 import { dataDirError, ensureDataDir } from '../data-dir.ts';
 import type { Database } from '../resources/index.ts';
 import { answerLater } from './pg-answered-later.ts';
+import { withServerOptions } from './pg-connection-options.ts';
 import { type Listener, type ListenHandlers, listenOn } from './pg-listener.ts';
 import { prepareStatements } from './pg-prepared-statements.ts';
 import { sharedConnections } from './pg-shared-connections.ts';
@@ -145,12 +146,10 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
   // scans are off, so a plan made while a table is small still reads by index once it has grown, and look-ups by key
   // name no other indexable column (filter-only-equals.ts). Statements that page are not prepared, so each is
   // planned for its values (pg-prepared-statements.ts). pg-plans.test.ts grows a store under plans made while small.
-  const connection = {
+  const connection = withServerOptions(
     connectionString,
-    options: ['-c plan_cache_mode=auto -c enable_seqscan=off', ...(schema ? [`-c search_path=${schema}`] : [])].join(
-      ' ',
-    ),
-  };
+    ['-c plan_cache_mode=auto -c enable_seqscan=off', ...(schema ? [`-c search_path=${schema}`] : [])].join(' '),
+  );
   // Statements written without waiting for the previous answer (pg-answered-later.ts).
   const pool = new pg.Pool({ ...connection, max: POOL_MAX, pipeline: true });
   pool.on('connect', (client) => {
