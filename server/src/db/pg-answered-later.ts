@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type pg from 'pg';
+import { currentWrite, failureOfWrite } from './pg-failed-write.ts';
 import { socketOf } from './pg-socket.ts';
 
 /**
@@ -49,6 +50,8 @@ const notYet = (statement: AnsweredLater) => ({
 interface Unanswered {
   answer: Promise<unknown>;
   statement: AnsweredLater;
+  /** The write of a group that sent it (pg-failed-write.ts). */
+  write: object | undefined;
   /** Set once it has failed (before anyone awaiting `answer` hears of it). */
   failure?: { error: unknown };
 }
@@ -78,7 +81,7 @@ export function answerLater(client: pg.PoolClient): void {
     if (!later && stream.writableCorked > 0) stream.uncork();
     if (text === 'commit' || text === 'rollback') inTransaction = false;
     if (later) {
-      const unanswer: Unanswered = { answer, statement: new AnsweredLater() };
+      const unanswer: Unanswered = { answer, statement: new AnsweredLater(), write: currentWrite() };
       // Rejections are reported by the statement that follows; this notes them, and keeps them from being
       // unhandled meanwhile.
       answer.catch((error: unknown) => {
@@ -99,7 +102,7 @@ export function answerLater(client: pg.PoolClient): void {
       () => answer,
       (error: unknown) => {
         const failed = earlier.find(({ failure }) => failure?.error === error);
-        throw failed ? failed.statement.reported(error) : error;
+        throw failed ? failureOfWrite(failed.statement.reported(error), failed.write) : error;
       },
     );
   };

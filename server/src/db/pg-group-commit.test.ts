@@ -34,13 +34,13 @@ const outcomes = (writes: Promise<number>[]) =>
   );
 
 /** Holds the one transaction of a GroupCommit of one until `release`, so that the writes after it wait together. */
-function holding(group: GroupCommit<Database>) {
+function holding(group: GroupCommit<Database>, id = 0) {
   let release = () => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
   const held = group.write(async (trx) => {
-    await record(0)(trx);
+    await record(id)(trx);
     await released;
     return 0;
   });
@@ -166,6 +166,36 @@ describe.skipIf(!engines.includes('postgres'))('writes committed in groups (Post
     expect(tx[5]).not.toBe(tx[1]);
     // The held write, and the one that failed: no other write ran alone.
     expect(alone).toBe(2);
+  });
+
+  it('commits the others of a group together when the COMMIT names the write that failed, then takes half as many', async () => {
+    const first = holding(group);
+    const writes = [1, 2, 3, 4, 5, 6].map((id) => group.write(record(id === 2 ? 0 : id, { answeredLater: true })));
+    first.release();
+    await first.held;
+    expect(await outcomes(writes)).toEqual([
+      { value: 10 },
+      { failed: '23505' },
+      { value: 30 },
+      { value: 40 },
+      { value: 50 },
+      { value: 60 },
+    ]);
+    const tx = Object.fromEntries((await rows()).map(({ id, tx }) => [id, tx]));
+    expect(new Set([tx[1], tx[3], tx[4], tx[5], tx[6]]).size).toBe(1);
+    // The held write, and the one that failed, ran alone.
+    expect(alone).toBe(2);
+
+    // The failed group took six writes: the next groups take three, then four.
+    const second = holding(group, 10);
+    const more = [11, 12, 13, 14, 15, 16, 17].map((id) => group.write(record(id)));
+    second.release();
+    await second.held;
+    await Promise.all(more);
+    const after = Object.fromEntries((await rows()).map(({ id, tx }) => [id, tx]));
+    expect(new Set([after[11], after[12], after[13]]).size).toBe(1);
+    expect(new Set([after[14], after[15], after[16], after[17]]).size).toBe(1);
+    expect(after[14]).not.toBe(after[11]);
   });
 
   it('runs a group again when PostgreSQL refused its COMMIT for a statement its caller translated', async () => {

@@ -1,11 +1,15 @@
 import type { Kysely, Transaction } from 'kysely';
 import pg from 'pg';
+import { asWrite, failedWrite } from './pg-failed-write.ts';
 
 /** One write: its statements, on the transaction it is given. */
 export type Work<DB, Result> = (trx: Transaction<DB>) => Promise<Result>;
 
 /** Runs one write in a transaction (of its own, for a write run alone). */
 export type RunInTransaction<DB> = <Result>(work: Work<DB, Result>) => Promise<Result>;
+
+/** Writes one transaction takes at most: enough for every connection of a loaded server, a bound on the rest. */
+const LARGEST_GROUP = 64;
 
 interface Member<DB> {
   work: Work<DB, unknown>;
@@ -22,9 +26,10 @@ interface Member<DB> {
  * free runs at once, alone, as it would without groups.
  *
  * A group commits all or nothing. When one of its writes fails, or PostgreSQL refuses its COMMIT, none of it is
- * kept and its writes run again, in their order, in smaller groups until the write that failed runs alone: each
- * succeeds or fails by itself, a write never fails because another failed, and one failure costs its group a few
- * more transactions, not one for each of its writes. A COMMIT whose outcome is unknown (the connection lost before
+ * kept and its writes run again: the others together and the write that failed alone when it is known (its
+ * statement's failure names it), else in smaller groups until it runs alone. Each succeeds or fails by itself, a
+ * write never fails because another failed, and one failure costs its group one or a few more transactions, not
+ * one for each of its writes. A COMMIT whose outcome is unknown (the connection lost before
  * PostgreSQL answered it) is not run again, as a write alone would not be: each write of the group gets its failure.
  */
 export class GroupCommit<DB> {
@@ -33,6 +38,12 @@ export class GroupCommit<DB> {
   readonly #alone: RunInTransaction<DB>;
   #running = 0;
   #waiting: Member<DB>[] = [];
+  /**
+   * The most writes a group takes: halved when a group fails (a failure runs the others again, handlers and all,
+   * so where many writes fail smaller groups cost less), one more after a group that large commits (not a part of
+   * a failed one, run again), up to `LARGEST_GROUP`.
+   */
+  #largest = LARGEST_GROUP;
 
   constructor(db: Kysely<DB>, inFlight: number, alone: RunInTransaction<DB>) {
     this.#db = db;
@@ -49,8 +60,7 @@ export class GroupCommit<DB> {
 
   #startGroups(): void {
     while (this.#running < this.#inFlight && this.#waiting.length > 0) {
-      const group = this.#waiting;
-      this.#waiting = [];
+      const group = this.#waiting.splice(0, this.#largest);
       this.#running += 1;
       void this.#run(group).finally(() => {
         this.#running -= 1;
@@ -59,9 +69,20 @@ export class GroupCommit<DB> {
     }
   }
 
-  async #run(group: Member<DB>[]): Promise<void> {
+  /** A group as large as groups may be committed whole: the next may take one more write. */
+  #committed(size: number): void {
+    if (size >= this.#largest) this.#largest = Math.min(LARGEST_GROUP, size + 1);
+  }
+
+  /** Runs a group taken from the waiting writes (`fresh`), or a part of one that failed. */
+  async #run(group: Member<DB>[], fresh = true): Promise<void> {
     const [only] = group;
-    if (group.length === 1 && only) return this.#alone(only.work).then(only.resolve, only.reject);
+    if (group.length === 1 && only) {
+      return this.#alone(only.work).then((result) => {
+        if (fresh) this.#committed(1);
+        only.resolve(result);
+      }, only.reject);
+    }
     let ran = 0;
     let committing = false;
     let results: unknown[];
@@ -69,22 +90,26 @@ export class GroupCommit<DB> {
       results = await this.#db.transaction().execute(async (trx) => {
         const each: unknown[] = [];
         for (const member of group) {
-          each.push(await member.work(trx));
+          each.push(await asWrite(member, () => member.work(trx)));
           ran += 1;
         }
         committing = true;
         return each;
       });
     } catch (error) {
+      this.#largest = Math.max(1, Math.floor(group.length / 2));
       if (committing && !answeredByPostgres(error)) {
         for (const member of group) member.reject(error);
         return;
       }
-      for (const part of committing ? halves(group) : around(group, ran)) {
-        if (part.length > 0) await this.#run(part);
+      const failed = group.indexOf(failedWrite(error) as Member<DB>);
+      const parts = failed >= 0 ? without(group, failed) : committing ? halves(group) : around(group, ran);
+      for (const part of parts) {
+        if (part.length > 0) await this.#run(part, false);
       }
       return;
     }
+    if (fresh) this.#committed(group.length);
     group.forEach((member, index) => {
       member.resolve(results[index]);
     });
@@ -92,7 +117,16 @@ export class GroupCommit<DB> {
 }
 
 /**
- * A group that failed before its COMMIT, run again in three parts, in order: the writes before the one that was
+ * A group one of whose writes is known to have failed (a statement it sent answered later: pg-failed-write.ts),
+ * run again as the others together, then that write alone.
+ */
+const without = <T>(group: T[], failed: number): T[][] => [
+  [...group.slice(0, failed), ...group.slice(failed + 1)],
+  group.slice(failed, failed + 1),
+];
+
+/**
+ * A group that failed before its COMMIT, the write that failed not known, run again in three parts, in order: the writes before the one that was
  * running (together: what failed may still be one of theirs, answered later), that one alone, and the writes
  * after it (together: they had not run).
  */
@@ -102,7 +136,7 @@ const around = <T>(group: T[], failed: number): T[][] => [
   group.slice(failed + 1),
 ];
 
-/** A group whose COMMIT PostgreSQL refused, run again in halves, in order, until the write that failed is alone. */
+/** A group whose COMMIT PostgreSQL refused, the write that failed not known, run again in halves, in order, until the write that failed is alone. */
 const halves = <T>(group: T[]): T[][] => [
   group.slice(0, Math.ceil(group.length / 2)),
   group.slice(Math.ceil(group.length / 2)),
