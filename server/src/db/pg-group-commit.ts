@@ -126,9 +126,9 @@ const without = <T>(group: T[], failed: number): T[][] => [
 ];
 
 /**
- * A group that failed before its COMMIT, the write that failed not known, run again in three parts, in order: the writes before the one that was
- * running (together: what failed may still be one of theirs, answered later), that one alone, and the writes
- * after it (together: they had not run).
+ * A group that failed before its COMMIT, the write that failed not known, run again in three parts, in order:
+ * the writes before the one that was running (together: what failed may still be one of theirs, answered later),
+ * that one alone, and the writes after it (together: they had not run).
  */
 const around = <T>(group: T[], failed: number): T[][] => [
   group.slice(0, failed),
@@ -136,7 +136,10 @@ const around = <T>(group: T[], failed: number): T[][] => [
   group.slice(failed + 1),
 ];
 
-/** A group whose COMMIT PostgreSQL refused, the write that failed not known, run again in halves, in order, until the write that failed is alone. */
+/**
+ * A group whose COMMIT PostgreSQL refused, the write that failed not known, run again in halves, in order, until
+ * the write that failed is alone.
+ */
 const halves = <T>(group: T[]): T[][] => [
   group.slice(0, Math.ceil(group.length / 2)),
   group.slice(Math.ceil(group.length / 2)),
