@@ -16,6 +16,7 @@ import { compileOperationLookup } from './http/operation-lookup.ts';
 import { skipIdleParameterMutation } from './http/parameter-mutation.ts';
 import { requireDecimalQueryIntegers } from './http/query-integers.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
+import { ReplyCache } from './http/reply-cache.ts';
 import { requestLog } from './http/request-log.ts';
 import { contractRoutes } from './http/routes.ts';
 import { noteBodyNotUtf8, requireStorableInput } from './http/storable-input.ts';
@@ -49,7 +50,13 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
           textReplies: !config.validateResponses,
         })
       : undefined;
-  const storage = { ...transactionalStorage(store, network), ...(writeThread ? { writeThread } : {}) };
+  const replies =
+    store.committedVersion && !config.validateResponses ? new ReplyCache(store.committedVersion) : undefined;
+  const storage = {
+    ...transactionalStorage(store, network),
+    ...(writeThread ? { writeThread } : {}),
+    ...(replies ? { replies } : {}),
+  };
   // The worker, authentication and the callers of createApp work on the pool: reads on PostgreSQL share
   // connections that refuse a transaction (storage.deps, store.reads), and the worker's claims are transactions.
   const { repositories } = depsFor(store.db, store, network);

@@ -11,7 +11,13 @@ import { revocationsSoFar } from './resources/credentials/key-revocations.ts';
 import { handlers } from './resources/index.ts';
 import type { Handler } from './resources/operation.ts';
 import { transactionalStorage } from './storage.ts';
-import type { Failure, ThreadAnswer, ThreadMessage, WriteThreadOptions } from './write-thread.ts';
+import {
+  asText,
+  type Failure,
+  type ThreadAnswer,
+  type ThreadMessage,
+  type WriteThreadOptions,
+} from './write-thread.ts';
 
 const { file, network, logLevel, textReplies } = workerData as Omit<WriteThreadOptions, 'checkpointerFellBack'>;
 const database = connectSqlite(file);
@@ -47,12 +53,7 @@ port?.on('message', async (message: ThreadMessage) => {
   try {
     const handler = handlers[call.operationId] as Handler<OperationId>;
     const reply = await storage.write((deps) => perform(handler, call, () => logger, deps));
-    const { body, ...rest } = reply;
-    answer = {
-      id,
-      keysRevoked: revocationsSoFar() !== revocations,
-      reply: textReplies ? { ...rest, json: JSON.stringify(body) } : reply,
-    };
+    answer = { id, keysRevoked: revocationsSoFar() !== revocations, reply: textReplies ? asText(reply) : reply };
   } catch (error) {
     answer = { id, keysRevoked: revocationsSoFar() !== revocations, failure: failureOf(error) };
   }

@@ -18,6 +18,11 @@ export interface TextReply extends Omit<StoredReply, 'body'> {
   json: string | undefined;
 }
 
+/** A handler's reply with its body made JSON text once. */
+export function asText({ body, ...rest }: StoredReply): TextReply {
+  return { ...rest, json: JSON.stringify(body) };
+}
+
 /** What the thread sends back for a call (write-thread-entry.ts). */
 export type ThreadAnswer = { id: number; keysRevoked: boolean } & (
   | { reply: StoredReply | TextReply }

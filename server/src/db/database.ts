@@ -7,6 +7,7 @@ import pg from 'pg';
 import { ConfigError } from '../config.ts';
 import { dataDirError, ensureDataDir } from '../data-dir.ts';
 import type { Database } from '../resources/index.ts';
+import { postgresCommittedVersion, sqliteCommittedVersion } from './committed-version.ts';
 import { answerLater } from './pg-answered-later.ts';
 import { withServerOptions } from './pg-connection-options.ts';
 import { type Listener, type ListenHandlers, listenOn } from './pg-listener.ts';
@@ -35,6 +36,11 @@ export interface Store {
    * checkpointer's thread has failed, so that every connection that writes checkpoints itself again.
    */
   embedded?: { file: string; checkpointerFellBack: Promise<void> };
+  /**
+   * A token that differs whenever a write has been committed since it was taken, by this process or another
+   * (committed-version.ts): replies read while it holds may be sent again. Undefined: none is reused.
+   */
+  committedVersion?: () => Promise<string>;
   close(): Promise<void>;
 }
 
@@ -130,6 +136,7 @@ function openSqlite(dataDir: string): Store {
     db,
     engine: 'sqlite',
     embedded: { file, checkpointerFellBack: checkpointer.fellBack },
+    committedVersion: sqliteCommittedVersion(database),
     async close() {
       await checkpointer.stop();
       await db.destroy();
@@ -165,6 +172,7 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
     db,
     reads,
     engine: 'postgres',
+    committedVersion: postgresCommittedVersion(reads),
     listen: (channel, handlers) => listeners.push(listenOn(connectionString, channel, handlers)),
     async close() {
       await Promise.all(listeners.map((listener) => listener.close()));

@@ -1,11 +1,13 @@
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { contractOperations, type Operation, type OperationId } from '../contract.ts';
+import { REUSABLE_REPLIES } from '../resources/index.ts';
 import type { Deps, Handler, Handlers, Input } from '../resources/operation.ts';
 import type { TextReply, WriteThread } from '../write-thread.ts';
 import { runClaimingAhead, runIdempotently, type StoredReply } from './idempotency.ts';
 import { isKeyUnclaimed } from './idempotency-store.ts';
 import { LoggerOnFirstUse } from './logger-on-first-use.ts';
+import type { ReplyCache } from './reply-cache.ts';
 
 /** Fails start-up when an operation of the contract has no handler (or a handler has no operation). */
 export function assertHandlersCoverContract(
@@ -49,6 +51,11 @@ export interface Storage {
    * undefined runs them here through `write`.
    */
   writeThread?: Pick<WriteThread, 'running' | 'run'>;
+  /**
+   * Replies of the reads in `REUSABLE_REPLIES`, sent again while the store has not changed; undefined: every read
+   * runs (responses checked against the contract, which express-openapi-validator does on the object sent).
+   */
+  replies?: ReplyCache;
 }
 
 /**
@@ -112,6 +119,7 @@ export function contractRoutes(
   const routes = new Map<OperationId, RequestHandler>();
   for (const operation of operations) {
     const handler = handlers[operation.operationId] as Handler<OperationId>;
+    const replies = REUSABLE_REPLIES.has(operation.operationId) ? storage.replies : undefined;
     routes.set(operation.operationId, async (req, res, next) => {
       try {
         const state = req.storefront;
@@ -128,9 +136,10 @@ export function contractRoutes(
         };
         const logOf = () => state.log;
         const thread = storage.writeThread;
+        const read = () => perform(handler, call, logOf, storage.deps);
         const reply =
           operation.method === 'get'
-            ? await perform(handler, call, logOf, storage.deps)
+            ? await (replies ? replies.reply(`${call.input.storeId} ${req.url}`, read) : read())
             : thread?.running()
               ? await thread.run(call)
               : await writeClaimingAhead(storage, (deps, claimAhead) =>

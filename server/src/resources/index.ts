@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { OperationId } from '../contract.ts';
 import type { Engine } from '../db/database.ts';
 import { type IdempotencyTables, idempotencyRepository } from '../http/idempotency-store.ts';
 import type { RateLimitTables } from '../http/rate-limiter.ts';
@@ -152,6 +153,18 @@ export function createRepositories(db: Kysely<Database>, engine: Engine) {
 }
 
 export type Repositories = ReturnType<typeof createRepositories>;
+
+/**
+ * The reads whose reply depends on nothing but the request and the stored data: no clock, no randomness, nothing
+ * kept in memory. Their replies may be sent again while the store has not changed (`http/reply-cache.ts`). A read
+ * joins once its handler and the repository calls under it have been read for that; the reads by id partners
+ * repeat most come first.
+ */
+export const REUSABLE_REPLIES: ReadonlySet<OperationId> = new Set<OperationId>([
+  'getProductById',
+  'getCategoryById',
+  'getWebhookById',
+]);
 
 /** Every operation of the contract, by operationId. A missing one fails the type check and start-up. */
 export const handlers: Handlers = {
