@@ -5,8 +5,9 @@ import { describeEngines, test } from './fixture.ts';
 const product = (productId: string) => ({ params: { path: { productId } } });
 const category = (categoryId: string) => ({ params: { path: { categoryId } } });
 
-// The reads of REUSABLE_REPLIES are answered again from memory while the store has not changed
+// The reads of REUSABLE_REPLIES are answered again from memory while the embedded store has not changed
 // (http/reply-cache.ts), which the server does where it does not check responses against the contract: by default.
+// PostgreSQL reads every time; the same reads must see the same changes there.
 describeEngines(
   'replies read again only while nothing changed',
   () => {

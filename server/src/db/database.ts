@@ -7,7 +7,7 @@ import pg from 'pg';
 import { ConfigError } from '../config.ts';
 import { dataDirError, ensureDataDir } from '../data-dir.ts';
 import type { Database } from '../resources/index.ts';
-import { postgresCommittedVersion, sqliteCommittedVersion } from './committed-version.ts';
+import { sqliteCommittedVersion } from './committed-version.ts';
 import { answerLater } from './pg-answered-later.ts';
 import { withServerOptions } from './pg-connection-options.ts';
 import { type Listener, type ListenHandlers, listenOn } from './pg-listener.ts';
@@ -37,8 +37,9 @@ export interface Store {
    */
   embedded?: { file: string; checkpointerFellBack: Promise<void> };
   /**
-   * A token that differs whenever a write has been committed since it was taken, by this process or another
-   * (committed-version.ts): replies read while it holds may be sent again. Undefined: none is reused.
+   * The embedded store only: a token that differs whenever a write has been committed since it was taken, by this
+   * process or another (committed-version.ts), so that replies read while it holds may be sent again. PostgreSQL
+   * has none: learning its version costs a round trip, what the read itself costs (see the README).
    */
   committedVersion?: () => Promise<string>;
   close(): Promise<void>;
@@ -172,7 +173,6 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
     db,
     reads,
     engine: 'postgres',
-    committedVersion: postgresCommittedVersion(reads),
     listen: (channel, handlers) => listeners.push(listenOn(connectionString, channel, handlers)),
     async close() {
       await Promise.all(listeners.map((listener) => listener.close()));
