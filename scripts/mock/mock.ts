@@ -15,7 +15,7 @@
 //     (env: PORT=4010, HOST=127.0.0.1, OPENAPI_SPEC, MOCK_TIMEOUT_MS=10000, MOCK_VERBOSE=1 to see Prism's own log)
 
 import { isUtf8 } from 'node:buffer';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
@@ -131,6 +131,24 @@ async function startPrism(spec: string, host: string, port: number, log: (line: 
     child.once('exit', (code) => reject(new Error(`Prism exited (${code}) before listening:\n${output.join('\n')}`)));
   });
   return child;
+}
+
+/** Times Prism is started on another free port when the one found free was taken before Prism could bind it. */
+const PRISM_PORT_ATTEMPTS = 3;
+
+/**
+ * Prism on a port found free: Prism binds it a second or so later, and another process may have taken it
+ * meanwhile (the test suites start servers in parallel), so a port in use is replaced by another.
+ */
+async function startPrismOnFreePort(spec: string, host: string, log: (line: string) => void) {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort(host);
+    try {
+      return { prism: await startPrism(spec, host, port, log), port };
+    } catch (error) {
+      if (attempt >= PRISM_PORT_ATTEMPTS || !(error as Error).message.includes('EADDRINUSE')) throw error;
+    }
+  }
 }
 
 interface Upstream {
@@ -252,8 +270,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const spec = path.resolve(ROOT, options.spec ?? process.env.OPENAPI_SPEC ?? 'openapi.yaml');
   const host = options.host ?? '127.0.0.1';
   const contract = ContractDocument.load(spec);
-  const prismPort = await freePort(host);
-  const prism: ChildProcess = await startPrism(spec, host, prismPort, options.log ?? (() => {}));
+  const { prism, port: prismPort } = await startPrismOnFreePort(spec, host, options.log ?? (() => {}));
   const up: Upstream = {
     host,
     port: prismPort,
