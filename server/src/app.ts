@@ -50,8 +50,9 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
           textReplies: !config.validateResponses,
         })
       : undefined;
-  const replies =
-    store.committedVersion && !config.validateResponses ? new ReplyCache(store.committedVersion) : undefined;
+  const replies = store.committedVersion
+    ? new ReplyCache(store.committedVersion, { bodies: config.validateResponses })
+    : undefined;
   const storage = {
     ...transactionalStorage(store, network),
     ...(writeThread ? { writeThread } : {}),

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { ReplyCache } from './reply-cache.ts';
+import { ReplyCache, type ReplyCacheOptions } from './reply-cache.ts';
 
 /** A store whose committed version the test moves, and reads that count themselves. */
-function fixture(maxReplies?: number) {
+function fixture(options?: ReplyCacheOptions) {
   let version = 1;
-  const cache = new ReplyCache(async () => String(version), maxReplies);
+  const cache = new ReplyCache(async () => String(version), options);
   let reads = 0;
   const read = (name: string) => async () => {
     reads += 1;
@@ -57,12 +57,24 @@ describe('ReplyCache', () => {
   });
 
   test('forgets the oldest reply once it holds its most', async () => {
-    const { cache, read, reads } = fixture(2);
+    const { cache, read, reads } = fixture({ maxReplies: 2 });
     await cache.reply('a', read('a'));
     await cache.reply('b', read('b'));
     await cache.reply('c', read('c'));
     expect(await cache.reply('b', read('b'))).toEqual(replyOf('b', 2));
     expect(await cache.reply('a', read('a'))).toEqual(replyOf('a', 4));
     expect(reads()).toBe(4);
+  });
+
+  test('with bodies, answers each request with an object of its own, equal to the first', async () => {
+    const { cache, read, reads } = fixture({ bodies: true });
+    const body = { success: true, data: { name: 'a', read: 1 } };
+    const first = await cache.reply('a', read('a'));
+    expect(first).toEqual({ status: 200, body });
+    (first as { body: { data: { name: string } } }).body.data.name = 'changed by its sender';
+    const second = await cache.reply('a', read('a'));
+    expect(second).toEqual({ status: 200, body });
+    expect(await cache.reply('a', read('a'))).not.toBe(second);
+    expect(reads()).toBe(1);
   });
 });

@@ -4,6 +4,15 @@ import type { StoredReply } from './idempotency.ts';
 /** Replies remembered at once, at most; the oldest goes first. Each is one read's JSON, a kilobyte or two. */
 const MAX_REPLIES = 1_000;
 
+export interface ReplyCacheOptions {
+  /**
+   * Answer with the body as an object, made anew from the kept JSON for each request: responses are checked
+   * against the contract (`VALIDATE_RESPONSES=true`), which express-openapi-validator does on the object sent.
+   */
+  bodies?: boolean;
+  maxReplies?: number;
+}
+
 /**
  * The replies of reads, sent again while the store has not changed. Each read first takes the store's committed
  * version (`Store.committedVersion`): while it is the one the remembered replies were read at, a reply remembered
@@ -14,29 +23,35 @@ const MAX_REPLIES = 1_000;
  */
 export class ReplyCache {
   readonly #committedVersion: () => Promise<string>;
+  readonly #bodies: boolean;
   readonly #maxReplies: number;
   #version: string | undefined;
   readonly #replies = new Map<string, TextReply>();
 
-  constructor(committedVersion: () => Promise<string>, maxReplies = MAX_REPLIES) {
+  constructor(
+    committedVersion: () => Promise<string>,
+    { bodies = false, maxReplies = MAX_REPLIES }: ReplyCacheOptions = {},
+  ) {
     this.#committedVersion = committedVersion;
+    this.#bodies = bodies;
     this.#maxReplies = maxReplies;
   }
 
   /** The reply to the request `key` names: remembered from a read since the last commit, or `read` now. */
-  async reply(key: string, read: () => Promise<StoredReply>): Promise<TextReply> {
+  async reply(key: string, read: () => Promise<StoredReply>): Promise<TextReply | StoredReply> {
     const version = await this.#committedVersion();
     if (version !== this.#version) {
       this.#version = version;
       this.#replies.clear();
     } else {
       const remembered = this.#replies.get(key);
-      if (remembered) return remembered;
+      if (remembered) return this.#bodies ? withBody(remembered) : remembered;
     }
-    const reply = asText(await read());
+    const fresh = await read();
+    const reply = asText(fresh);
     // Another read may have seen a newer version meanwhile: then this one is already out of date to keep.
     if (this.#version === version) this.#remember(key, reply);
-    return reply;
+    return this.#bodies ? fresh : reply;
   }
 
   #remember(key: string, reply: TextReply): void {
@@ -46,4 +61,9 @@ export class ReplyCache {
     }
     this.#replies.set(key, reply);
   }
+}
+
+/** A kept reply with its body made anew from its JSON, so that nothing done to one answer reaches the next. */
+function withBody({ json, ...reply }: TextReply): StoredReply {
+  return { ...reply, body: json === undefined ? undefined : JSON.parse(json) };
 }

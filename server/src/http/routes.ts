@@ -52,9 +52,8 @@ export interface Storage {
    */
   writeThread?: Pick<WriteThread, 'running' | 'run'>;
   /**
-   * Replies of the reads in `REUSABLE_REPLIES`, sent again while the embedded store has not changed; undefined:
-   * every read runs (on PostgreSQL, and where responses are checked against the contract, which
-   * express-openapi-validator does on the object sent).
+   * Replies of the reads in `REUSABLE_REPLIES`, sent again while the embedded store has not changed; undefined
+   * (PostgreSQL): every read runs.
    */
   replies?: ReplyCache;
 }

@@ -163,7 +163,10 @@ export type Repositories = ReturnType<typeof createRepositories>;
 export const REUSABLE_REPLIES: ReadonlySet<OperationId> = new Set<OperationId>([
   'getProductById',
   'getCategoryById',
+  'getCustomerById',
+  'getOrderById',
   'getWebhookById',
+  'getAutomationById',
 ]);
 
 /** Every operation of the contract, by operationId. A missing one fails the type check and start-up. */
