@@ -15,7 +15,6 @@
 //     (env: PORT=4010, HOST=127.0.0.1, OPENAPI_SPEC, MOCK_TIMEOUT_MS=10000, MOCK_VERBOSE=1 to see Prism's own log)
 
 import { isUtf8 } from 'node:buffer';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
@@ -38,13 +37,13 @@ import {
 } from './answers.ts';
 import { credentialProblem, type FindOperation, operationRouter } from './credentials.ts';
 import { type NarrowerRules, narrowerRules } from './narrower-rules.ts';
+import { startPrismOnFreePort } from './prism-process.ts';
 import type { Detail } from './violations.ts';
 
 export type { ContractAnswer, ContractErrors } from './answers.ts';
 export { reconcile } from './answers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const PRISM_CLI = path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
 /** How long a request may take before the mock answers 500 itself (Prism never needs more than milliseconds). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** A stateless mock never replays a request, so it never says it did. */
@@ -101,53 +100,6 @@ function jsonBody(req: http.IncomingMessage, body: Buffer): JsonBody {
   } catch (error) {
     const reason = validationReason('json', `JSON malformado: ${(error as Error).message}`);
     return { refused: { location: 'body', path: '', reason } };
-  }
-}
-
-async function freePort(host: string): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function startPrism(spec: string, host: string, port: number, log: (line: string) => void) {
-  const args = [PRISM_CLI, 'mock', spec, '--host', host, '--port', String(port)];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer): void => {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (!line.trim()) continue;
-        output.push(line);
-        log(line);
-        if (line.includes('Prism is listening')) resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`Prism exited (${code}) before listening:\n${output.join('\n')}`)));
-  });
-  return child;
-}
-
-/** Times Prism is started on another free port when the one found free was taken before Prism could bind it. */
-const PRISM_PORT_ATTEMPTS = 3;
-
-/**
- * Prism on a port found free: Prism binds it a second or so later, and another process may have taken it
- * meanwhile (the test suites start servers in parallel), so a port in use is replaced by another.
- */
-async function startPrismOnFreePort(spec: string, host: string, log: (line: string) => void) {
-  for (let attempt = 1; ; attempt += 1) {
-    const port = await freePort(host);
-    try {
-      return { prism: await startPrism(spec, host, port, log), port };
-    } catch (error) {
-      if (attempt >= PRISM_PORT_ATTEMPTS || !(error as Error).message.includes('EADDRINUSE')) throw error;
-    }
   }
 }
 
