@@ -8,8 +8,8 @@ import type { DatabaseSync } from 'node:sqlite';
  * `data_version` leaves out. One statement of a few microseconds, run on the connection directly: inside a
  * transaction Kysely holds open on it, it counts that transaction's changes too, and a read waits for it to end.
  */
-export function sqliteCommittedVersion(database: DatabaseSync): () => Promise<string> {
+export function sqliteCommittedVersion(database: DatabaseSync): () => string {
   const statement = database.prepare('SELECT data_version, total_changes() FROM pragma_data_version');
   statement.setReturnArrays(true);
-  return async () => (statement.get() as unknown as number[]).join('.');
+  return () => (statement.get() as unknown as number[]).join('.');
 }

@@ -41,7 +41,7 @@ export interface Store {
    * process or another (committed-version.ts), so that replies read while it holds may be sent again. PostgreSQL
    * has none: learning its version costs a round trip, what the read itself costs (see the README).
    */
-  committedVersion?: () => Promise<string>;
+  committedVersion?: () => string;
   close(): Promise<void>;
 }
 

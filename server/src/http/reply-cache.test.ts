@@ -4,7 +4,7 @@ import { ReplyCache, type ReplyCacheOptions } from './reply-cache.ts';
 /** A store whose committed version the test moves, and reads that count themselves. */
 function fixture(options?: ReplyCacheOptions) {
   let version = 1;
-  const cache = new ReplyCache(async () => String(version), options);
+  const cache = new ReplyCache(() => String(version), options);
   let reads = 0;
   const read = (name: string) => async () => {
     reads += 1;

@@ -22,16 +22,13 @@ export interface ReplyCacheOptions {
  * Only replies that depend on nothing but the request and the stored data may be kept here (`REUSABLE_REPLIES`).
  */
 export class ReplyCache {
-  readonly #committedVersion: () => Promise<string>;
+  readonly #committedVersion: () => string;
   readonly #bodies: boolean;
   readonly #maxReplies: number;
   #version: string | undefined;
   readonly #replies = new Map<string, TextReply>();
 
-  constructor(
-    committedVersion: () => Promise<string>,
-    { bodies = false, maxReplies = MAX_REPLIES }: ReplyCacheOptions = {},
-  ) {
+  constructor(committedVersion: () => string, { bodies = false, maxReplies = MAX_REPLIES }: ReplyCacheOptions = {}) {
     this.#committedVersion = committedVersion;
     this.#bodies = bodies;
     this.#maxReplies = maxReplies;
@@ -39,7 +36,7 @@ export class ReplyCache {
 
   /** The reply to the request `key` names: remembered from a read since the last commit, or `read` now. */
   async reply(key: string, read: () => Promise<StoredReply>): Promise<TextReply | StoredReply> {
-    const version = await this.#committedVersion();
+    const version = this.#committedVersion();
     if (version !== this.#version) {
       this.#version = version;
       this.#replies.clear();
