@@ -5,6 +5,7 @@ import pino from 'pino';
 import type { OperationId } from './contract.ts';
 import { connectSqlite, type Store, sqliteKysely } from './db/database.ts';
 import { checkpointOnCommit, leaveCheckpointsToThread } from './db/sqlite-checkpointer.ts';
+import { gatedTransactions } from './db/sqlite-restart-gate.ts';
 import { ApiError } from './errors.ts';
 import { perform } from './http/routes.ts';
 import { revocationsSoFar } from './resources/credentials/key-revocations.ts';
@@ -19,10 +20,13 @@ import {
   type WriteThreadOptions,
 } from './write-thread.ts';
 
-const { file, network, logLevel, textReplies } = workerData as Omit<WriteThreadOptions, 'checkpointerFellBack'>;
+const { file, network, logLevel, textReplies, restartGate } = workerData as Omit<
+  WriteThreadOptions,
+  'checkpointerFellBack'
+>;
 const database = connectSqlite(file);
 leaveCheckpointsToThread(database);
-const db = sqliteKysely(database);
+const db = sqliteKysely(database, gatedTransactions(restartGate));
 const store: Store = { db, engine: 'sqlite', close: () => db.destroy() };
 const storage = transactionalStorage(store, network);
 // Handlers that log write through the thread's own logger (the request's access line is the request thread's).

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { RestartGate } from './db/sqlite-restart-gate.ts';
 import type { NetworkPolicy } from './domain/ssrf-guard.ts';
 import { ApiError, type ErrorCode, type ErrorDetail } from './errors.ts';
 import type { StoredReply } from './http/idempotency.ts';
@@ -44,6 +45,8 @@ export interface WriteThreadOptions {
   textReplies: boolean;
   /** Settles when the checkpointer's thread has failed: the write thread's connection then checkpoints itself. */
   checkpointerFellBack: Promise<void>;
+  /** Closed while the checkpointer's RESTART holds the write lock: the thread waits at it before each write. */
+  restartGate: RestartGate;
 }
 
 export interface WriteThread {

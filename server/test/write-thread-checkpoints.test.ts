@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore, SQLITE_FILE } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
+import { restartGate } from '../src/db/sqlite-restart-gate.ts';
 import type { OperationCall } from '../src/http/routes.ts';
 import { startWriteThread } from '../src/write-thread.ts';
 import { tempDir } from './temp-dir.ts';
@@ -20,6 +21,7 @@ async function walBytesAfter(writes: number, checkpointerFellBack: Promise<void>
     logLevel: 'silent',
     textReplies: true,
     checkpointerFellBack,
+    restartGate: restartGate(),
   });
   try {
     for (let index = 0; index < writes; index += 1) {

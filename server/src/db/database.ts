@@ -15,6 +15,7 @@ import { prepareStatements } from './pg-prepared-statements.ts';
 import { sharedConnections } from './pg-shared-connections.ts';
 import { adaptNodeSqlite } from './sqlite-adapter.ts';
 import { startCheckpointer } from './sqlite-checkpointer.ts';
+import type { RestartGate, TransactionHooks } from './sqlite-restart-gate.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -35,7 +36,7 @@ export interface Store {
    * The embedded store only: its file, for the write thread's connection (`write-thread.ts`), and when the
    * checkpointer's thread has failed, so that every connection that writes checkpoints itself again.
    */
-  embedded?: { file: string; checkpointerFellBack: Promise<void> };
+  embedded?: { file: string; checkpointerFellBack: Promise<void>; restartGate: RestartGate };
   /**
    * The embedded store only: a token that differs whenever a write has been committed since it was taken, by this
    * process or another (committed-version.ts), so that replies read while it holds may be sent again. PostgreSQL
@@ -117,9 +118,9 @@ export function connectSqlite(file: string): DatabaseSync {
   return database;
 }
 
-/** Kysely on an embedded store's connection. */
-export function sqliteKysely(database: DatabaseSync): Kysely<Database> {
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: adaptNodeSqlite(database) }) });
+/** Kysely on an embedded store's connection; `hooks` are told as each of its transactions begins and ends. */
+export function sqliteKysely(database: DatabaseSync, hooks?: TransactionHooks): Kysely<Database> {
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: adaptNodeSqlite(database, hooks) }) });
 }
 
 function openSqlite(dataDir: string): Store {
@@ -136,7 +137,7 @@ function openSqlite(dataDir: string): Store {
   return {
     db,
     engine: 'sqlite',
-    embedded: { file, checkpointerFellBack: checkpointer.fellBack },
+    embedded: { file, checkpointerFellBack: checkpointer.fellBack, restartGate: checkpointer.gate },
     committedVersion: sqliteCommittedVersion(database),
     async close() {
       await checkpointer.stop();

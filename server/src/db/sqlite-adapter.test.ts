@@ -36,3 +36,32 @@ describe('the node:sqlite adapter', () => {
     expect([...adapted.prepare(query).iterate(['none'])]).toEqual(own());
   });
 });
+
+describe('the node:sqlite adapter told of its transactions', () => {
+  const database = new DatabaseSync(':memory:');
+  database.exec('CREATE TABLE t (v INTEGER)');
+  const told: string[] = [];
+  const adapted = adaptNodeSqlite(database, {
+    beginning: () => told.push('beginning'),
+    ended: () => told.push('ended'),
+  });
+  const run = (sqlText: string) => adapted.prepare(sqlText).run([]);
+
+  it('tells each transaction’s beginning and its end, by COMMIT or by ROLLBACK, and nothing of other statements', () => {
+    told.length = 0;
+    run('begin');
+    run('INSERT INTO t VALUES (1)');
+    run('commit');
+    run('begin');
+    run('rollback');
+    expect(told).toEqual(['beginning', 'ended', 'beginning', 'ended']);
+  });
+
+  it('tells the end of a transaction that failed to begin', () => {
+    run('begin');
+    told.length = 0;
+    expect(() => run('begin')).toThrow(/within a transaction/);
+    expect(told).toEqual(['beginning', 'ended']);
+    run('rollback');
+  });
+});

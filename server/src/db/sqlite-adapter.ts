@@ -1,5 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { TransactionHooks } from './sqlite-restart-gate.ts';
 
 type Bindable = null | number | bigint | string | Uint8Array;
 
@@ -35,6 +36,38 @@ function rowBuilder(names: string[]): (values: unknown[]) => Row {
   return build;
 }
 
+/**
+ * Kysely's statement `sqlText` telling `hooks` of the transaction it begins or ends: `beginning` before BEGIN,
+ * `ended` after COMMIT or ROLLBACK, or after a BEGIN that failed. Any other statement as it is.
+ */
+function told(sqlText: string, statement: SqliteStatement, hooks: TransactionHooks): SqliteStatement {
+  if (sqlText === BEGIN) {
+    return {
+      ...statement,
+      run: (parameters) => {
+        hooks.beginning();
+        try {
+          return statement.run(parameters);
+        } catch (error) {
+          hooks.ended();
+          throw error;
+        }
+      },
+    };
+  }
+  if (sqlText !== COMMIT && sqlText !== ROLLBACK) return statement;
+  return {
+    ...statement,
+    run: (parameters) => {
+      try {
+        return statement.run(parameters);
+      } finally {
+        hooks.ended();
+      }
+    },
+  };
+}
+
 function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): IterableIterator<U> {
   for (const item of items) yield map(item);
 }
@@ -48,12 +81,15 @@ function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): IterableIterato
  */
 const BEGIN = 'begin';
 const BEGIN_WRITING = 'begin immediate';
+const COMMIT = 'commit';
+const ROLLBACK = 'rollback';
 
 /**
  * Presents Node's built-in `node:sqlite` as the better-sqlite3-shaped database Kysely's SqliteDialect expects.
  * Prepared statements are cached per SQL text: Kysely compiles the same text for the same query shape.
+ * `hooks` are told as each transaction begins and ends (the write thread's wait for the checkpointer).
  */
-export function adaptNodeSqlite(database: DatabaseSync): SqliteDatabase {
+export function adaptNodeSqlite(database: DatabaseSync, hooks?: TransactionHooks): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   const wrap = (statement: StatementSync): SqliteStatement => {
     const columns = statement.columns();
@@ -78,6 +114,7 @@ export function adaptNodeSqlite(database: DatabaseSync): SqliteDatabase {
       let statement = cache.get(sqlText);
       if (!statement) {
         statement = wrap(database.prepare(sqlText === BEGIN ? BEGIN_WRITING : sqlText));
+        if (hooks) statement = told(sqlText, statement, hooks);
         if (cache.size > 500) cache.clear();
         cache.set(sqlText, statement);
       }

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
+import { openGate, type RestartGate, restartGate } from './sqlite-restart-gate.ts';
 
 /** How often committed WAL frames reach the database file and are synced: the most a power cut can lose. */
 export const CHECKPOINT_INTERVAL_MS = 200;
@@ -21,6 +22,8 @@ export function checkpointOnCommit(database: DatabaseSync): void {
 export interface Checkpointer {
   /** Settles when the thread has failed and `database` checkpoints itself again (other connections should too). */
   fellBack: Promise<void>;
+  /** Closed while the thread's RESTART holds the write lock: the write thread waits at it (sqlite-restart-gate.ts). */
+  gate: RestartGate;
   stop(): Promise<void>;
 }
 
@@ -38,8 +41,9 @@ export function startCheckpointer(
   file: string,
   { intervalMs = CHECKPOINT_INTERVAL_MS, restartAfterFrames = RESTART_AFTER_FRAMES } = {},
 ): Checkpointer {
+  const gate = restartGate();
   const worker = new Worker(new URL('./sqlite-checkpoint-thread.ts', import.meta.url), {
-    workerData: { file, intervalMs, restartAfterFrames },
+    workerData: { file, intervalMs, restartAfterFrames, gate },
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   leaveCheckpointsToThread(database);
@@ -49,6 +53,8 @@ export function startCheckpointer(
     announceFallBack = resolve;
   });
   const fallBack = () => {
+    // A thread gone mid-RESTART leaves nothing to wait for.
+    openGate(gate);
     if (stopping || !database.isOpen) return;
     checkpointOnCommit(database);
     announceFallBack();
@@ -58,6 +64,7 @@ export function startCheckpointer(
   worker.unref();
   return {
     fellBack,
+    gate,
     async stop() {
       stopping = true;
       // Referenced again while it closes: otherwise the process could end before the store has closed.
