@@ -33,8 +33,9 @@ export interface Store {
    */
   listen?(channel: string, handlers: ListenHandlers): void;
   /**
-   * The embedded store only: its file, for the write thread's connection (`write-thread.ts`), and when the
-   * checkpointer's thread has failed, so that every connection that writes checkpoints itself again.
+   * The embedded store only: its file, for the write thread's connection (`write-thread.ts`), when the
+   * checkpointer's thread has failed, so that every connection that writes checkpoints itself again, and the gate
+   * the write thread waits at while the checkpointer's RESTART holds the write lock (`sqlite-restart-gate.ts`).
    */
   embedded?: { file: string; checkpointerFellBack: Promise<void>; restartGate: RestartGate };
   /**

@@ -3,17 +3,17 @@ import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp-dir.ts';
-import { gatedTransactions, openGate, type RestartGate, restartGate, withGateClosed } from './sqlite-restart-gate.ts';
+import { gatedTransactions, type RestartGate, restartGate, withGateClosed } from './sqlite-restart-gate.ts';
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A thread writing transactions to `file` for `ms`, one after another through the adapter, as the write thread
- * does: told of each through the gate (or, with `gated` false, through hooks that never wait). It answers with
- * each transaction's span, from its BEGIN statement's start to its COMMIT's end.
+ * does, told of each through the gate. It answers with each transaction's span, from its BEGIN statement's start
+ * to its COMMIT's end.
  */
-function writer(file: string, gate: RestartGate, ms: number, gated: boolean): Promise<[number, number][]> {
+function writer(file: string, gate: RestartGate, ms: number): Promise<[number, number][]> {
   const code = `
     const { parentPort, workerData } = require('node:worker_threads');
     const { DatabaseSync } = require('node:sqlite');
@@ -21,7 +21,7 @@ function writer(file: string, gate: RestartGate, ms: number, gated: boolean): Pr
     (async () => {
       const { adaptNodeSqlite } = await import(workerData.adapter);
       const { gatedTransactions } = await import(workerData.gateModule);
-      const gate = workerData.gated ? gatedTransactions(workerData.gate) : { beginning() {}, ended() {} };
+      const gate = gatedTransactions(workerData.gate);
       const spans = [];
       let started = 0;
       const hooks = {
@@ -43,7 +43,6 @@ function writer(file: string, gate: RestartGate, ms: number, gated: boolean): Pr
       file,
       gate,
       ms,
-      gated,
       adapter: new URL('./sqlite-adapter.ts', import.meta.url).href,
       gateModule: new URL('./sqlite-restart-gate.ts', import.meta.url).href,
     },
@@ -55,13 +54,13 @@ function writer(file: string, gate: RestartGate, ms: number, gated: boolean): Pr
 }
 
 /** RESTARTs run through the gate while a writer writes: each RESTART's span and its `busy`, and the writer's spans. */
-async function restartsBesideWrites(gated: boolean) {
+async function restartsBesideWrites() {
   const file = path.join(tempDir('sf-gate-'), 'gate.sqlite');
   const database = new DatabaseSync(file, { timeout: 100 });
   database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE t (v BLOB)');
   const restart = database.prepare('PRAGMA wal_checkpoint(RESTART)');
   const gate = restartGate();
-  const writes = writer(file, gate, 1_500, gated);
+  const writes = writer(file, gate, 1_500);
   const restarts: { span: [number, number]; busy: number }[] = [];
   let done = false;
   void writes.finally(() => {
@@ -86,7 +85,7 @@ async function restartsBesideWrites(gated: boolean) {
 
 describe('the restart gate', () => {
   it('keeps every transaction of the gated thread out of every RESTART, and no RESTART finds the lock taken', async () => {
-    const { restarts, spans, overlapping } = await restartsBesideWrites(true);
+    const { restarts, spans, overlapping } = await restartsBesideWrites();
     expect(spans.length).toBeGreaterThan(100);
     expect(restarts.length).toBeGreaterThan(10);
     expect(overlapping).toEqual([]);
@@ -108,14 +107,15 @@ describe('the restart gate', () => {
   it('lets the gated thread go on once the gate opens, also when it was opened for a checkpointer gone', () => {
     const gate = restartGate();
     Atomics.store(gate, 0, 1);
+    // Another thread opens it, as the checkpointer's fallback does for a thread gone mid-RESTART.
     const opener = new Worker(
-      'const { workerData } = require("node:worker_threads"); setTimeout(() => { Atomics.store(workerData, 0, 0); Atomics.notify(workerData, 0); }, 100);',
-      { eval: true, workerData: gate },
+      `const { workerData } = require('node:worker_threads');
+      import(workerData.gateModule).then(({ openGate }) => setTimeout(() => openGate(workerData.gate), 100));`,
+      { eval: true, workerData: { gate, gateModule: new URL('./sqlite-restart-gate.ts', import.meta.url).href } },
     );
     const start = now();
     gatedTransactions(gate).beginning();
     expect(now() - start).toBeGreaterThanOrEqual(90);
     void opener.terminate();
-    openGate(gate);
   });
 });
