@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,18 @@ const addStore = (store: Store, name: string) =>
     currency: 'BRL',
     createdAt: '2026-01-01T00:00:00.000Z',
   });
+
+/** The WAL header's checkpoint sequence number: SQLite adds one each time the WAL starts over from its start. */
+const walRestarts = (file: string) => readFileSync(`${file}-wal`).readUInt32BE(12);
+
+/**
+ * Whether every frame of the WAL has been copied into the database file, read from the WAL index (`-shm`, native
+ * byte order) without checkpointing: its header's `mxFrame` (offset 16) against `nBackfill` (offset 96).
+ */
+function walAllCopied(file: string): boolean {
+  const index = readFileSync(`${file}-shm`);
+  return index.readUInt32LE(96) === index.readUInt32LE(16);
+}
 
 async function openMigrated(dataDir: string): Promise<Store> {
   const store = openStore({ dataDir });
@@ -103,6 +115,27 @@ describe('the embedded store checkpoints its WAL on a thread of its own', () => 
     expect(commits).toBeGreaterThan(1_000);
     // Without the restart the WAL holds a page for every commit.
     expect(largestWal).toBeLessThan((commits * pageBytes) / 2);
+  });
+
+  it('writes that pause for a few intervals start the WAL over by themselves, with no RESTART', async () => {
+    const file = path.join(newDir(), SQLITE_FILE);
+    const database = new DatabaseSync(file, { timeout: 5_000 });
+    database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE rows (value TEXT)');
+    const intervalMs = 20;
+    // A bound never reached: only SQLite itself can start the WAL over here.
+    const checkpointer = startCheckpointer(database, file, { intervalMs, restartAfterFrames: Number.MAX_SAFE_INTEGER });
+    const insert = database.prepare('INSERT INTO rows (value) VALUES (?)');
+    try {
+      for (let commit = 0; commit < 200; commit++) insert.run(randomUUID());
+      const before = walRestarts(file);
+      // The thread copies every frame meanwhile; the next write then finds nothing left to keep and starts over.
+      await expect.poll(() => walAllCopied(file), { timeout: 10_000, interval: intervalMs }).toBe(true);
+      insert.run(randomUUID());
+      expect(walRestarts(file)).toBe(before + 1);
+    } finally {
+      await checkpointer.stop();
+      database.close();
+    }
   });
 
   it('when the thread cannot run, the request connection checkpoints itself again at SQLite’s threshold', async () => {
