@@ -2,7 +2,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 export interface Child {
   process: ChildProcess;
@@ -10,14 +9,6 @@ export interface Child {
   output: string[];
   /** Milliseconds from spawn to its first HTTP response of any status (the cold start a user waits through). */
   coldStartMs: number;
-}
-
-export async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

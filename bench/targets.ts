@@ -4,9 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import getPort from 'get-port';
 import pg from 'pg';
 import { ROOT } from './fixtures.ts';
-import { type Child, freePort, postgresCpu, startChild, stopChild, treeCpu, treeRss } from './processes.ts';
+import { type Child, postgresCpu, startChild, stopChild, treeCpu, treeRss } from './processes.ts';
 import { type Seed, seedServer } from './seed.ts';
 
 export const TARGET_NAMES = [
@@ -81,7 +82,7 @@ function target(name: TargetName, child: Child, url: string, seed: Seed, cleanup
 }
 
 async function startStatic(name: 'baseline-raw' | 'baseline-express' | 'prism' | 'mock'): Promise<Target> {
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   const probe = url + PROBE_PATH;
   let child: Child;
@@ -161,7 +162,7 @@ export async function startFlags(root: string): Promise<string[]> {
 async function startServer(name: TargetName, options: StartOptions): Promise<Target> {
   const [server, ref] = name.split('@') as [ServerName, string | undefined];
   const postgres = server === 'server-postgres';
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   const adminToken = `bench_admin_${randomBytes(16).toString('hex')}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'storefront-bench-'));

@@ -6,6 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import getPort from 'get-port';
 import createClient from 'openapi-fetch';
 import type { paths } from '../../generated/openapi-wire.ts';
 import { startMock } from '../../scripts/mock/mock.ts';
@@ -29,14 +30,6 @@ export interface ServerTarget {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 async function untilListening(baseUrl: string, child: ChildProcess, output: string[]): Promise<void> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output.join('')}`);
@@ -52,7 +45,7 @@ async function untilListening(baseUrl: string, child: ChildProcess, output: stri
 /** `node server/src/server.ts` on a temporary DATA_DIR and a free port; `env` adds to (or overrides) the defaults. */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerTarget> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-client-'));
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
   const output: string[] = [];
   const child = spawn(process.execPath, [path.join(ROOT, 'server/src/server.ts')], {

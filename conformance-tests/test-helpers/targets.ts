@@ -4,9 +4,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import getPort from 'get-port';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -16,14 +17,6 @@ export interface Target {
   rateLimitMax?: number;
   rateLimitWindowSeconds?: number;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function waitFor(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 60_000): Promise<void> {
@@ -62,7 +55,7 @@ export const RATE_LIMIT = { max: 300, windowSeconds: 60 };
 
 /** `node server/src/server.ts` on a free port: the embedded store in a temp DATA_DIR, or a fresh PostgreSQL schema. */
 export async function startServer(engine: 'sqlite' | 'postgres'): Promise<Target> {
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const adminToken = `conformance-${randomBytes(12).toString('hex')}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'conformance-'));
   const schema = `conformance_${randomBytes(6).toString('hex')}`;
@@ -111,7 +104,7 @@ export async function startServer(engine: 'sqlite' | 'postgres'): Promise<Target
 
 /** `npm run mock` (Prism behind its proxy) on a free port. */
 export async function startMock(): Promise<Target> {
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/mock/mock.ts')], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
@@ -172,7 +165,7 @@ export async function breakingProxy(
     res.end(status === 204 ? undefined : body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
+  const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     hits: () => hits,

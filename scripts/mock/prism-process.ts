@@ -1,20 +1,13 @@
 // Prism itself, as the mock runs it behind its proxy: a child process of `prism mock` on a free local port.
 import { spawn } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import getPort from 'get-port';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PRISM_CLI = path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
 
 /** A port the host lets a server listen on now (a server may take it before the caller does). */
-export async function freePort(host: string): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export const freePort = (host: string): Promise<number> => getPort({ host });
 
 async function startPrism(spec: string, host: string, port: number, log: (line: string) => void) {
   const args = [PRISM_CLI, 'mock', spec, '--host', host, '--port', String(port)];

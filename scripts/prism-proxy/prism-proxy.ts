@@ -11,9 +11,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import getPort from 'get-port';
 import YAML from 'yaml';
 import { runSuite } from '../../conformance-tests/lib/suite.ts';
-import { freePort, RATE_LIMIT } from '../../conformance-tests/test-helpers/targets.ts';
+import { RATE_LIMIT } from '../../conformance-tests/test-helpers/targets.ts';
 import { isUnstorableTextReason } from '../../lib/storable-text.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -149,7 +150,7 @@ async function stopped(child: ChildProcess): Promise<void> {
  * is about, and waiting out windows would only make it slow.
  */
 async function startServer() {
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const adminToken = `prism-${randomBytes(12).toString('hex')}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'prism-proxy-'));
   const env = {
@@ -181,7 +182,7 @@ async function startServer() {
 }
 
 async function startPrismProxy(upstream: string) {
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const args = ['proxy', SPEC, upstream, '--errors', '-h', '127.0.0.1', '-p', String(port)];
   const child = await started(PRISM, args, process.env, /Prism is listening/);
   return { url: `http://127.0.0.1:${port}`, stop: () => stopped(child) };

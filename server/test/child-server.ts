@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import getPort from 'get-port';
 import createClient from 'openapi-fetch';
 import { expect } from 'vitest';
 import type { paths } from '../../generated/openapi.ts';
@@ -9,14 +9,6 @@ import type { Api } from './fixture.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 export const CHILD_ADMIN_TOKEN = 'durability-admin-token-0123456789';
-
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 export interface Child {
   process: ChildProcess;
@@ -27,7 +19,7 @@ export interface Child {
 
 /** `npm start` as an operator runs it: a separate process configured only through its environment. */
 export async function spawnServer(env: Record<string, string>): Promise<Child> {
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const child = spawn(process.execPath, ['server/src/server.ts'], {
     cwd: REPO_ROOT,
     env: {

@@ -5,10 +5,11 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import getPort from 'get-port';
 import createClient from 'openapi-fetch';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
-import { freePort, REPO_ROOT } from './child-server.ts';
+import { REPO_ROOT } from './child-server.ts';
 import { withoutDefaults } from './fixture.ts';
 import { tempDir } from './temp-dir.ts';
 
@@ -28,7 +29,7 @@ interface Started {
 
 /** Starts `node server/src/server.ts` and waits for its banner (its last line is the reset hint). */
 async function start(env: Record<string, string>): Promise<Started> {
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const child = spawn(process.execPath, ['server/src/server.ts'], {
     cwd: REPO_ROOT,
     env: serverEnv({ PORT: String(port), ...env }),
