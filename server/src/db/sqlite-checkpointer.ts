@@ -9,7 +9,8 @@ export const CHECKPOINT_INTERVAL_MS = 200;
  * that pause for a checkpoint interval start it over by themselves (the thread has copied every frame); only writes
  * that never pause need the RESTART, which holds every write back for its copy and two syncs, 40–120 ms on the
  * bench's disk. Past 256 MiB that came every 4 s of the bench's creates at 50 connections and was their 99th
- * percentile; past 1 GiB it comes every 20 s or so. The WAL file keeps its largest size, at most about 1 GiB.
+ * percentile; past 1 GiB it comes every 20 s or so. The WAL file keeps its largest size, at most about 1 GiB, and
+ * the first open after a crash reads the frames written since it last started over (about 1.2 s a GiB here).
  */
 export const RESTART_AFTER_FRAMES = 262_144;
 /** SQLite's own threshold (pages in the WAL), run by each connection that writes: the checkpointer's fallback. */
