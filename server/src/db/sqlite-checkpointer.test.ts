@@ -50,6 +50,21 @@ function walAllCopied(file: string): boolean {
   return at(96) === at(16);
 }
 
+/** Short checkpoint intervals, so that a loaded machine still runs many of them within a test. */
+const SHORT_INTERVAL_MS = 20;
+
+/**
+ * A WAL database of one table in a new directory, its connection opened as the store's own (it waits out the
+ * moment the thread holds writes back), and an insert of one row.
+ */
+function walTable() {
+  const file = path.join(newDir(), SQLITE_FILE);
+  const database = new DatabaseSync(file, { timeout: 5_000 });
+  database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE rows (value TEXT)');
+  const statement = database.prepare('INSERT INTO rows (value) VALUES (?)');
+  return { file, database, insert: () => statement.run(randomUUID()) };
+}
+
 async function openMigrated(dataDir: string): Promise<Store> {
   const store = openStore({ dataDir });
   await migrate(store);
@@ -90,20 +105,15 @@ describe('the embedded store checkpoints its WAL on a thread of its own', () => 
   });
 
   it('keeps the WAL bounded while writes never pause: they start it over instead of growing it', async () => {
-    const file = path.join(newDir(), SQLITE_FILE);
-    // As the store's own connection: waits out the moment the thread holds writes back.
-    const database = new DatabaseSync(file, { timeout: 5_000 });
-    database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE rows (value TEXT)');
-    // Short intervals, so that a loaded machine still runs many of them within the test.
-    const intervalMs = 20;
+    const { file, database, insert } = walTable();
+    const intervalMs = SHORT_INTERVAL_MS;
     const checkpointer = startCheckpointer(database, file, { intervalMs, restartAfterFrames: 256 });
-    const insert = database.prepare('INSERT INTO rows (value) VALUES (?)');
     let commits = 0;
     let largestWal = 0;
     try {
       // Each commit writes at least one page to the WAL; the event loop turns between them, as between requests.
       for (const until = Date.now() + intervalMs * 50; Date.now() < until; commits += 1) {
-        insert.run(randomUUID());
+        insert();
         if (commits % 10 === 0) {
           largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
           await new Promise((resolve) => setImmediate(resolve));
@@ -120,21 +130,18 @@ describe('the embedded store checkpoints its WAL on a thread of its own', () => 
   });
 
   it('writes that pause for a few intervals start the WAL over by themselves, with no RESTART', async () => {
-    const file = path.join(newDir(), SQLITE_FILE);
-    const database = new DatabaseSync(file, { timeout: 5_000 });
-    database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE rows (value TEXT)');
-    const intervalMs = 20;
+    const { file, database, insert } = walTable();
+    const intervalMs = SHORT_INTERVAL_MS;
     // A bound never reached: only SQLite itself can start the WAL over here.
     const checkpointer = startCheckpointer(database, file, { intervalMs, restartAfterFrames: Number.MAX_SAFE_INTEGER });
-    const insert = database.prepare('INSERT INTO rows (value) VALUES (?)');
     try {
-      for (let commit = 0; commit < 200; commit++) insert.run(randomUUID());
+      for (let commit = 0; commit < 200; commit++) insert();
       const before = walRestarts(file);
       // The thread copies every frame meanwhile; the next write then finds nothing left to keep and starts over.
       await expect.poll(() => walAllCopied(file), { timeout: 10_000, interval: intervalMs }).toBe(true);
       // Stopped first, so that no checkpoint of its own is reading the WAL at the moment of the write.
       await checkpointer.stop();
-      insert.run(randomUUID());
+      insert();
       expect(walRestarts(file)).toBe(before + 1);
     } finally {
       await checkpointer.stop();
