@@ -1,15 +1,43 @@
 // A store's committed version: a token that differs whenever a write has been committed since it was taken, by
 // this process or any other. A reply read while the token holds may be sent again (http/reply-cache.ts).
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 
 /**
- * The embedded store's, on the connection reads use: `data_version` changes when another connection commits (the
- * write thread, another process), and `total_changes()` counts the rows this connection changed itself, which
- * `data_version` leaves out. One statement of a few microseconds, run on the connection directly: inside a
- * transaction Kysely holds open on it, it counts that transaction's changes too, and a read waits for it to end.
+ * The WAL-index header at the start of the `-shm` file (https://sqlite.org/walformat.html), 48 bytes, kept twice.
+ * Every commit, by any connection of any process, writes it: the second copy, a memory barrier, then the first.
  */
-export function sqliteCommittedVersion(database: DatabaseSync): () => string {
-  const statement = database.prepare('SELECT data_version, total_changes() FROM pragma_data_version');
-  statement.setReturnArrays(true);
-  return () => (statement.get() as unknown as number[]).join('.');
+const HEADER_BYTES = 48;
+/** iChange, isInit, bigEndCksum, szPage, mxFrame, nPage, aFrameCksum and aSalt: what a commit or a restart moves. */
+const MOVED_BY_A_COMMIT = { start: 8, end: 40 };
+
+export interface CommittedVersion {
+  /** The token; taking it reads 96 bytes of a file and runs no SQL. */
+  version(): string;
+  close(): void;
+}
+
+/**
+ * The version of the embedded store's committed data, read from its WAL index, where SQLite itself looks. A commit
+ * writes frames to the WAL and then the WAL-index header: the frame count (mxFrame) grows with every commit, and
+ * when the WAL starts over its salts change. The header is read as SQLite's readers read it, without a lock: the
+ * first copy, then the second; copies that differ were read while a commit wrote them, and answer a token no other
+ * read gets, so nothing is sent again on it. What it replaces, `PRAGMA data_version` with `total_changes()`, was a
+ * statement that began a read transaction (two `fcntl` locks on the same file) for every read by id: 11 µs of the
+ * request thread's CPU per GET under load.
+ */
+export function sqliteCommittedVersion(database: DatabaseSync, file: string): CommittedVersion {
+  // SQLite makes the `-shm` file with the connection's first read of a WAL database.
+  database.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get();
+  const fd = openSync(`${file}-shm`, 'r');
+  const header = Buffer.alloc(2 * HEADER_BYTES);
+  let torn = 0;
+  return {
+    version() {
+      readSync(fd, header, 0, header.length, 0);
+      if (header.compare(header, HEADER_BYTES, 2 * HEADER_BYTES, 0, HEADER_BYTES) !== 0) return `torn ${++torn}`;
+      return header.toString('hex', MOVED_BY_A_COMMIT.start, MOVED_BY_A_COMMIT.end);
+    },
+    close: () => closeSync(fd),
+  };
 }

@@ -135,13 +135,15 @@ function openSqlite(dataDir: string): Store {
   }
   const checkpointer = startCheckpointer(database, file);
   const db = sqliteKysely(database);
+  const committed = sqliteCommittedVersion(database, file);
   return {
     db,
     engine: 'sqlite',
     embedded: { file, checkpointerFellBack: checkpointer.fellBack, restartGate: checkpointer.gate },
-    committedVersion: sqliteCommittedVersion(database),
+    committedVersion: committed.version,
     async close() {
       await checkpointer.stop();
+      committed.close();
       await db.destroy();
     },
   };
