@@ -25,9 +25,21 @@ const passive = database.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 // gate closed (sqlite-restart-gate.ts): the write thread waits at it, and goes on the moment the RESTART is done.
 const restart = database.prepare('PRAGMA wal_checkpoint(RESTART)');
 
+/**
+ * The WAL's frame count when a RESTART last succeeded. The WAL keeps that count until the next write starts it
+ * over, so while writes pause there is nothing to restart again: without this the thread closed the gate for a
+ * RESTART at every interval until the next write.
+ */
+let restartedAt: number | undefined;
+
 function checkpoint(): void {
   const { log } = passive.get() as { log: number };
-  if (log >= restartAfterFrames) withGateClosed(gate, RESTART_WAIT_MS, () => restart.get());
+  if (log === restartedAt) return;
+  // Any other count: a write has been made since (once it has started the WAL over, a count seen again is new).
+  restartedAt = undefined;
+  if (log < restartAfterFrames) return;
+  const { busy } = withGateClosed(gate, RESTART_WAIT_MS, () => restart.get()) as { busy: number };
+  if (busy === 0) restartedAt = log;
 }
 
 const timer = setInterval(checkpoint, intervalMs);

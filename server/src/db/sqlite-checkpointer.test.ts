@@ -149,6 +149,30 @@ describe('the embedded store checkpoints its WAL on a thread of its own', () => 
     }
   });
 
+  it('a WAL past the bound while writes pause is started over once, not again at every interval', async () => {
+    const { file, database, insert } = walTable();
+    const intervalMs = SHORT_INTERVAL_MS;
+    const checkpointer = startCheckpointer(database, file, { intervalMs, restartAfterFrames: 100 });
+    try {
+      for (let commit = 0; commit < 200; commit++) insert();
+      await expect.poll(() => walAllCopied(file), { timeout: 10_000, interval: intervalMs }).toBe(true);
+      // Every RESTART runs with the gate closed (its first word): count its closings over 25 intervals, watching
+      // it without a pause, as the write thread would meet them.
+      let closings = 0;
+      let closed = false;
+      for (const until = performance.now() + intervalMs * 25; performance.now() < until; ) {
+        const now = Atomics.load(checkpointer.gate, 0) === 1;
+        if (now && !closed) closings += 1;
+        closed = now;
+      }
+      // The first RESTART may fall in the watch; none after it until a write.
+      expect(closings).toBeLessThanOrEqual(1);
+    } finally {
+      await checkpointer.stop();
+      database.close();
+    }
+  });
+
   it('when the thread cannot run, the request connection checkpoints itself again at SQLite’s threshold', async () => {
     const database = new DatabaseSync(path.join(newDir(), SQLITE_FILE));
     database.exec('PRAGMA journal_mode = WAL');
