@@ -1,6 +1,6 @@
-// `npm run bench [-- --quick] [-- --targets=a,b] [-- --baseline-ref=<git ref>]`: starts every target, runs the
-// workloads at each connection count in interleaved rounds (rounds.ts), stops them, writes reports/bench.json and
-// reports/bench.md, and prints the Markdown.
+// `npm run bench [-- --quick] [-- --targets=a,b] [-- --workloads=a,b] [-- --rounds=N] [-- --baseline-ref=<git ref>]`:
+// starts every target, runs the workloads at each connection count in interleaved rounds (rounds.ts), stops them,
+// writes reports/bench.json and reports/bench.md, and prints the Markdown.
 // Exit code 1 when the run is not valid (a target failed to start, or any non-2xx/error response).
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,6 +24,8 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     targets: { type: 'string' },
+    workloads: { type: 'string' },
+    rounds: { type: 'string' },
     'baseline-ref': { type: 'string' },
   },
 });
@@ -54,6 +56,18 @@ const settings: Settings = quick
       memoryRequests: 100_000,
       memoryTargets: ['server-embedded'],
     };
+// A subset of the workloads (an A/B of one path) measures no memory phase: that phase is the full run's.
+const kinds = (values.workloads?.split(',') ?? [...WORKLOAD_KINDS]) as WorkloadKind[];
+for (const kind of kinds) {
+  if (!(WORKLOAD_KINDS as readonly string[]).includes(kind)) {
+    throw new Error(`Unknown workload ${kind}; workloads: ${WORKLOAD_KINDS.join(', ')}`);
+  }
+}
+if (values.workloads) settings.memoryTargets = [];
+if (values.rounds) {
+  settings.rounds = Number(values.rounds);
+  if (!Number.isInteger(settings.rounds) || settings.rounds < 1) throw new Error('--rounds takes a whole number ≥ 1');
+}
 const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 const names = (values.targets?.split(',') ?? [...TARGET_NAMES]) as TargetName[];
 for (const name of names) {
@@ -171,7 +185,7 @@ try {
     const entry = await startedTarget(name);
     if (entry) running.push(entry);
   }
-  for (const kind of WORKLOAD_KINDS) {
+  for (const kind of kinds) {
     for (const connections of settings.connections) rows.push(...(await measuredInRounds(running, kind, connections)));
   }
 } finally {
