@@ -1,5 +1,7 @@
-// The embedded store's checkpointer (started by sqlite-checkpointer.ts): a connection of its own, on a thread of
-// its own, that moves committed WAL frames into the database file and syncs it, every `intervalMs`.
+// The embedded store's checkpointer (started by sqlite-checkpointer.ts): a thread that syncs the WAL every
+// `syncIntervalMs` and, with a connection of its own, moves its frames into the database file and syncs that every
+// `copyIntervalMs`.
+import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type RestartGate, withGateClosed } from './sqlite-restart-gate.ts';
@@ -9,9 +11,10 @@ import { type RestartGate, withGateClosed } from './sqlite-restart-gate.ts';
  * at the gate, the request thread's (the delivery worker's) in SQLite's busy handler.
  */
 const RESTART_WAIT_MS = 100;
-const { file, intervalMs, restartAfterFrames, gate } = workerData as {
+const { file, syncIntervalMs, copyIntervalMs, restartAfterFrames, gate } = workerData as {
   file: string;
-  intervalMs: number;
+  syncIntervalMs: number;
+  copyIntervalMs: number;
   restartAfterFrames: number;
   gate: RestartGate;
 };
@@ -42,10 +45,30 @@ function checkpoint(): void {
   if (busy === 0) restartedAt = log;
 }
 
-const timer = setInterval(checkpoint, intervalMs);
+/**
+ * The WAL's frames committed so far made durable, as a checkpoint's own sync of the WAL does before it copies
+ * (synchronous = NORMAL syncs nothing at a commit). The file is opened each time: SQLite may have made a new one
+ * since (after the last connection closed), and until the first write there is none.
+ */
+function syncWal(): void {
+  let fd: number;
+  try {
+    fd = openSync(`${file}-wal`, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const timers = [setInterval(syncWal, syncIntervalMs), setInterval(checkpoint, copyIntervalMs)];
 
 parentPort?.once('message', () => {
-  clearInterval(timer);
+  for (const timer of timers) clearInterval(timer);
   passive.get();
   database.close();
   parentPort?.close();

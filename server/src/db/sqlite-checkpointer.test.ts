@@ -8,7 +8,7 @@ import { tempDir } from '../../test/temp-dir.ts';
 import { createRepositories } from '../resources/index.ts';
 import { openStore, SQLITE_FILE, type Store } from './database.ts';
 import { migrate } from './migrate.ts';
-import { CHECKPOINT_INTERVAL_MS, startCheckpointer } from './sqlite-checkpointer.ts';
+import { COPY_INTERVAL_MS, SYNC_INTERVAL_MS, startCheckpointer } from './sqlite-checkpointer.ts';
 
 const newDir = () => tempDir('sf-checkpoint-');
 
@@ -53,6 +53,13 @@ function walAllCopied(file: string): boolean {
 /** Short checkpoint intervals, so that a loaded machine still runs many of them within a test. */
 const SHORT_INTERVAL_MS = 20;
 
+/** A checkpointer that syncs and copies at every interval, starting the WAL over past `restartAfterFrames`. */
+const everyInterval = (intervalMs: number, restartAfterFrames: number) => ({
+  syncIntervalMs: intervalMs,
+  copyIntervalMs: intervalMs,
+  restartAfterFrames,
+});
+
 /**
  * A WAL database of one table in a new directory, its connection opened as the store's own (it waits out the
  * moment the thread holds writes back), and an insert of one row.
@@ -72,7 +79,7 @@ async function openMigrated(dataDir: string): Promise<Store> {
 }
 
 describe('the embedded store checkpoints its WAL on a thread of its own', () => {
-  it('a committed write reaches the database file itself within a few checkpoint intervals', async () => {
+  it('a committed write reaches the database file itself within a copy interval or two', async () => {
     const dataDir = newDir();
     const store = await openMigrated(dataDir);
     try {
@@ -80,12 +87,30 @@ describe('the embedded store checkpoints its WAL on a thread of its own', () => 
       // SQLite alone would leave these few pages in the WAL until it held a thousand.
       await expect
         .poll(() => storeNamesInFileAlone(path.join(dataDir, SQLITE_FILE)), {
-          timeout: CHECKPOINT_INTERVAL_MS * 10,
-          interval: CHECKPOINT_INTERVAL_MS / 2,
+          timeout: COPY_INTERVAL_MS * 3,
+          interval: SYNC_INTERVAL_MS / 2,
         })
         .toEqual(['Loja Norte']);
     } finally {
       await store.close();
+    }
+  });
+
+  it('copies frames into the database file only at the copy interval, not at every sync', async () => {
+    const { file, database, insert } = walTable();
+    const syncIntervalMs = SHORT_INTERVAL_MS;
+    const checkpointer = startCheckpointer(database, file, {
+      syncIntervalMs,
+      copyIntervalMs: 60_000,
+      restartAfterFrames: Number.MAX_SAFE_INTEGER,
+    });
+    try {
+      insert();
+      await new Promise((resolve) => setTimeout(resolve, syncIntervalMs * 25));
+      expect(walAllCopied(file)).toBe(false);
+    } finally {
+      await checkpointer.stop();
+      database.close();
     }
   });
 
@@ -107,7 +132,7 @@ describe('the embedded store checkpoints its WAL on a thread of its own', () => 
   it('keeps the WAL bounded while writes never pause: they start it over instead of growing it', async () => {
     const { file, database, insert } = walTable();
     const intervalMs = SHORT_INTERVAL_MS;
-    const checkpointer = startCheckpointer(database, file, { intervalMs, restartAfterFrames: 256 });
+    const checkpointer = startCheckpointer(database, file, everyInterval(intervalMs, 256));
     let commits = 0;
     let largestWal = 0;
     try {
@@ -133,7 +158,7 @@ describe('the embedded store checkpoints its WAL on a thread of its own', () => 
     const { file, database, insert } = walTable();
     const intervalMs = SHORT_INTERVAL_MS;
     // A bound never reached: only SQLite itself can start the WAL over here.
-    const checkpointer = startCheckpointer(database, file, { intervalMs, restartAfterFrames: Number.MAX_SAFE_INTEGER });
+    const checkpointer = startCheckpointer(database, file, everyInterval(intervalMs, Number.MAX_SAFE_INTEGER));
     try {
       for (let commit = 0; commit < 200; commit++) insert();
       const before = walRestarts(file);
@@ -152,7 +177,7 @@ describe('the embedded store checkpoints its WAL on a thread of its own', () => 
   it('a WAL past the bound while writes pause is started over once, not again at every interval', async () => {
     const { file, database, insert } = walTable();
     const intervalMs = SHORT_INTERVAL_MS;
-    const checkpointer = startCheckpointer(database, file, { intervalMs, restartAfterFrames: 100 });
+    const checkpointer = startCheckpointer(database, file, everyInterval(intervalMs, 100));
     try {
       for (let commit = 0; commit < 200; commit++) insert();
       await expect.poll(() => walAllCopied(file), { timeout: 10_000, interval: intervalMs }).toBe(true);

@@ -2,11 +2,19 @@ import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { openGate, type RestartGate, restartGate } from './sqlite-restart-gate.ts';
 
-/** How often committed WAL frames reach the database file and are synced: the most a power cut can lose. */
-export const CHECKPOINT_INTERVAL_MS = 200;
+/** How often the WAL is synced, so that the frames committed since are on disk: the most a power cut can lose. */
+export const SYNC_INTERVAL_MS = 200;
+/**
+ * How often the WAL's synced frames are copied into the database file, which is then synced. A copy reads and
+ * writes every page changed since the one before: a page changed again meanwhile (an index's leaf, a table's last
+ * page) is copied once, so copying every 2 s copies fewer pages than at every sync, and the request and write threads
+ * share the two cores with a copy and its sync a tenth as often. Readers look for pages among the frames not yet
+ * copied: at most 2 s of them.
+ */
+export const COPY_INTERVAL_MS = 2_000;
 /**
  * WAL frames (of a page each) past which the checkpointer makes the next write start the WAL over (1 GiB). Writes
- * that pause for a checkpoint interval start it over by themselves (the thread has copied every frame); only writes
+ * that pause for a copy interval start it over by themselves (the thread has copied every frame); only writes
  * that never pause need the RESTART, which holds every write back for its copy and two syncs, 40–120 ms on the
  * bench's disk. Past 256 MiB that came every 4 s of the bench's creates at 50 connections and was their 99th
  * percentile; past 1 GiB it comes every 20 s or so. The WAL file keeps its largest size, at most about 1 GiB, and
@@ -37,8 +45,8 @@ export interface Checkpointer {
 /**
  * Checkpoints the embedded store's WAL on a thread of its own instead of inside the commit that crosses SQLite's
  * threshold: that commit copied a thousand pages into the database file and waited for two fsyncs, with every
- * request of the process waiting behind it. It also bounds what a power cut can lose to the last interval
- * (SQLite alone syncs only at that threshold, which a quiet store may not reach for hours). Past
+ * request of the process waiting behind it. Its sync of the WAL also bounds what a power cut can lose to the last
+ * sync interval (SQLite alone syncs only at that threshold, which a quiet store may not reach for hours). Past
  * `restartAfterFrames` it also makes the next write start the WAL over, which under writes that never pause SQLite
  * would not do: the WAL grew by about 90 MB a second under the bench's creates. Should the thread fail, `database`
  * checkpoints itself again as before.
@@ -46,11 +54,15 @@ export interface Checkpointer {
 export function startCheckpointer(
   database: DatabaseSync,
   file: string,
-  { intervalMs = CHECKPOINT_INTERVAL_MS, restartAfterFrames = RESTART_AFTER_FRAMES } = {},
+  {
+    syncIntervalMs = SYNC_INTERVAL_MS,
+    copyIntervalMs = COPY_INTERVAL_MS,
+    restartAfterFrames = RESTART_AFTER_FRAMES,
+  } = {},
 ): Checkpointer {
   const gate = restartGate();
   const worker = new Worker(new URL('./sqlite-checkpoint-thread.ts', import.meta.url), {
-    workerData: { file, intervalMs, restartAfterFrames, gate },
+    workerData: { file, syncIntervalMs, copyIntervalMs, restartAfterFrames, gate },
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   leaveCheckpointsToThread(database);
