@@ -30,6 +30,16 @@ const { values } = parseArgs({
   },
 });
 
+/** The items a comma-separated option names (every one of `known` without it), each checked to be one of them. */
+function chosen<Name extends string>(option: string | undefined, known: readonly Name[], what: string): Name[] {
+  if (option === undefined) return [...known];
+  return option.split(',').map((item) => {
+    const name = known.find((candidate) => candidate === item);
+    if (name === undefined) throw new Error(`Unknown ${what} ${item}; ${what}s: ${known.join(', ')}`);
+    return name;
+  });
+}
+
 const quick = values.quick;
 const settings: Settings = quick
   ? {
@@ -57,24 +67,14 @@ const settings: Settings = quick
       memoryTargets: ['server-embedded'],
     };
 // A subset of the workloads (an A/B of one path) measures no memory phase: that phase is the full run's.
-const kinds = (values.workloads?.split(',') ?? [...WORKLOAD_KINDS]) as WorkloadKind[];
-for (const kind of kinds) {
-  if (!(WORKLOAD_KINDS as readonly string[]).includes(kind)) {
-    throw new Error(`Unknown workload ${kind}; workloads: ${WORKLOAD_KINDS.join(', ')}`);
-  }
-}
+const kinds = chosen(values.workloads, WORKLOAD_KINDS, 'workload');
 if (values.workloads) settings.memoryTargets = [];
 if (values.rounds) {
   settings.rounds = Number(values.rounds);
   if (!Number.isInteger(settings.rounds) || settings.rounds < 1) throw new Error('--rounds takes a whole number ≥ 1');
 }
 const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-const names = (values.targets?.split(',') ?? [...TARGET_NAMES]) as TargetName[];
-for (const name of names) {
-  if (!(TARGET_NAMES as readonly string[]).includes(name)) {
-    throw new Error(`Unknown target ${name}; targets: ${TARGET_NAMES.join(', ')}`);
-  }
-}
+const names: TargetName[] = chosen(values.targets, TARGET_NAMES, 'target');
 // The same servers at another commit, measured in the same rounds as these: "before and after" in one run.
 const baselineRef = values['baseline-ref'];
 if (baselineRef) {
