@@ -1,5 +1,6 @@
 // One measurement: autocannon at a fixed number of connections, a warm-up, then the measured window.
 import autocannon, { type Request, type Result } from 'autocannon';
+import { type ThreadTimes, threadTimes } from './processes.ts';
 
 export interface Measurement {
   target: string;
@@ -34,6 +35,18 @@ export interface Measurement {
   cpuPerRequest: number;
   /** The same for the database the target uses, when it is measured (server-postgres on a local PostgreSQL). */
   databaseCpuPerRequest?: number;
+  /**
+   * How the window's wall time went for two threads, as shares of it (Linux only): the target's main thread (a
+   * server's request thread) on a core and runnable but waiting for one, and the load generator's thread waiting
+   * for one. A latency measured while either waits includes the wait.
+   */
+  scheduling?: Scheduling;
+}
+
+export interface Scheduling {
+  mainOnCore: number;
+  mainWaiting: number;
+  loadWaiting: number;
 }
 
 /** Latency percentiles in milliseconds. */
@@ -47,6 +60,8 @@ export interface Probes {
   rss(): number;
   cpu(): number;
   databaseCpu?: (() => number) | undefined;
+  /** The scheduling of the target's main thread so far (undefined where the OS does not say). */
+  mainThread?: () => ThreadTimes | undefined;
 }
 
 export interface LoadOptions {
@@ -115,6 +130,20 @@ function perRequest(before: number | undefined, after: number | undefined, reque
   return requests > 0 ? (after - before) / requests : 0;
 }
 
+/** The shares of `wallNs` the two threads spent on a core or waiting, from readings before and after a window. */
+export function schedulingOver(
+  wallNs: number,
+  main: { before: ThreadTimes | undefined; after: ThreadTimes | undefined },
+  load: { before: ThreadTimes | undefined; after: ThreadTimes | undefined },
+): Scheduling | undefined {
+  if (!main.before || !main.after || !load.before || !load.after || wallNs <= 0) return undefined;
+  return {
+    mainOnCore: (main.after.running - main.before.running) / wallNs,
+    mainWaiting: (main.after.waiting - main.before.waiting) / wallNs,
+    loadWaiting: (load.after.waiting - load.before.waiting) / wallNs,
+  };
+}
+
 /** Warm-up then the measured window; CPU time is read around the window, memory once it ends. */
 export async function measure(
   options: LoadOptions,
@@ -129,7 +158,15 @@ export async function measure(
       : undefined;
   const cpuBefore = probes.cpu();
   const databaseBefore = probes.databaseCpu?.();
+  const startedAt = performance.now();
+  const mainBefore = probes.mainThread?.();
+  const loadBefore = threadTimes(process.pid);
   const { result, byStatus } = await fire(url, requests, connections, { duration: options.seconds });
+  const scheduling = schedulingOver(
+    (performance.now() - startedAt) * 1e6,
+    { before: mainBefore, after: probes.mainThread?.() },
+    { before: loadBefore, after: threadTimes(process.pid) },
+  );
   const cpuAfter = probes.cpu();
   const databaseAfter = probes.databaseCpu?.();
   const total = result.requests.total;
@@ -148,6 +185,7 @@ export async function measure(
     rss: probes.rss(),
     cpuPerRequest: perRequest(cpuBefore, cpuAfter, total) ?? 0,
     ...(databaseCpuPerRequest === undefined ? {} : { databaseCpuPerRequest }),
+    ...(scheduling ? { scheduling } : {}),
   };
 }
 

@@ -146,6 +146,27 @@ function treeOf(rootPid: number): number[] {
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
+/** Nanoseconds a thread has spent on a core, and runnable but waiting for one, since it started. */
+export interface ThreadTimes {
+  running: number;
+  waiting: number;
+}
+
+/**
+ * A thread's scheduling so far, from Linux's schedstat (`/proc/<pid>/task/<tid>/schedstat`); the process's main
+ * thread by default. Undefined where the kernel does not keep it (another OS, or schedstats off).
+ */
+export function threadTimes(pid: number, tid = pid): ThreadTimes | undefined {
+  try {
+    const [running, waiting] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+    return Number.isFinite(running) && Number.isFinite(waiting)
+      ? { running: running as number, waiting: waiting as number }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resident memory in bytes of a process and its descendants. Linux only (/proc); elsewhere it is 0. */
 export function treeRss(rootPid: number): number {
   return sum(treeOf(rootPid).map(rssOf));

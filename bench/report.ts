@@ -82,6 +82,14 @@ const statusSplit = (r: Row): string =>
         .join('; ')})`
     : '';
 
+const share = (value: number) => `${Math.round(value * 100)}%`;
+
+/** Who waited for a core during the row's windows: the target's main thread and the load generator. */
+const schedulingOf = (r: Row): string =>
+  r.scheduling
+    ? `; main thread on a core ${share(r.scheduling.mainOnCore)}, waiting for one ${share(r.scheduling.mainWaiting)}; load generator waiting ${share(r.scheduling.loadWaiting)}`
+    : '';
+
 function find(rows: Row[], target: string, workload: string, connections: number): Row | undefined {
   return rows.find((r) => r.target === target && r.workload === workload && r.connections === connections);
 }
@@ -131,7 +139,7 @@ export function checkGoals(
   all('server-postgres ≥ 0.6 × server-embedded (every workload)', pgChecks);
 
   const top = Math.max(...settings.connections);
-  const tail = (r: Row) => (r.p99 / Math.max(r.p50, 0.001)).toFixed(1) + statusSplit(r);
+  const tail = (r: Row) => (r.p99 / Math.max(r.p50, 0.001)).toFixed(1) + statusSplit(r) + schedulingOf(r);
   const tailChecks = rows
     .filter((r) => isServer(r.target) && r.connections === top)
     .map((r) => ({ ok: r.p99 <= 3 * r.p50, detail: `${r.target} ${r.workload}: p99/p50 ${tail(r)}` }));

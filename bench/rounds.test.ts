@@ -64,6 +64,16 @@ describe('combineRounds', () => {
     );
   });
 
+  it('takes the median of each scheduling share, only when every round has them', () => {
+    const shares = (mainOnCore: number, mainWaiting: number, loadWaiting: number) => ({
+      scheduling: { mainOnCore, mainWaiting, loadWaiting },
+    });
+    expect(
+      combineRounds([round(shares(0.9, 0.1, 0.3)), round(shares(0.8, 0.05, 0.2)), round(shares(0.95, 0.2, 0.25))]),
+    ).toMatchObject(shares(0.9, 0.1, 0.25));
+    expect(combineRounds([round(shares(0.9, 0.1, 0.3)), round({})])).not.toHaveProperty('scheduling');
+  });
+
   it("takes each status code's percentiles as the median of its rounds, for the codes every round has", () => {
     const split = (get: number, create: number, other?: number) => ({
       '200': { p50: get, p99: get * 3 },

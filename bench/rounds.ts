@@ -1,7 +1,7 @@
 // Interleaved rounds: the targets of a workload kind are measured in turn, round after round, so that every
 // target a ratio compares meets the same minutes of the machine (a shared 2-core VM drifts by a fifth between
 // minutes); each row is then the median of its rounds.
-import type { Measurement, Percentiles } from './load.ts';
+import type { Measurement, Percentiles, Scheduling } from './load.ts';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -54,9 +54,17 @@ function combineByStatus(rounds: readonly Measurement[]): Record<string, Percent
   return combined.length > 0 ? Object.fromEntries(combined) : undefined;
 }
 
+/** The median of each scheduling share, when every round has them (none: not measured on this OS). */
+function combineScheduling(rounds: readonly Measurement[]): Scheduling | undefined {
+  const perRound = rounds.flatMap((round) => (round.scheduling ? [round.scheduling] : []));
+  if (perRound.length === 0 || perRound.length < rounds.length) return undefined;
+  const of = (field: keyof Scheduling) => median(perRound.map((shares) => shares[field]));
+  return { mainOnCore: of('mainOnCore'), mainWaiting: of('mainWaiting'), loadWaiting: of('loadWaiting') };
+}
+
 /**
  * One row from the rounds of one target, workload and connection count: the median of each per-round figure
- * (req/s, p50, p99 and each status code's, CPU per request, bytes per response), the sums of the counts
+ * (req/s, p50, p99 and each status code's, CPU per request, bytes per response, scheduling shares), the sums of the counts
  * (requests, errors, status codes), and the memory read after the last round.
  */
 export function combineRounds(rounds: readonly Measurement[]): Measurement {
@@ -71,6 +79,7 @@ export function combineRounds(rounds: readonly Measurement[]): Measurement {
     round.databaseCpuPerRequest === undefined ? [] : [round.databaseCpuPerRequest],
   );
   const byStatus = combineByStatus(rounds);
+  const scheduling = combineScheduling(rounds);
   const of = (field: 'reqPerSec' | 'p50' | 'p99' | 'cpuPerRequest' | 'bytesPerResponse') =>
     median(rounds.map((round) => round[field]));
   return {
@@ -89,5 +98,6 @@ export function combineRounds(rounds: readonly Measurement[]): Measurement {
     rss: last.rss,
     cpuPerRequest: of('cpuPerRequest'),
     ...(databaseCpu.length === rounds.length ? { databaseCpuPerRequest: median(databaseCpu) } : {}),
+    ...(scheduling ? { scheduling } : {}),
   };
 }

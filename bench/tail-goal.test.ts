@@ -46,6 +46,24 @@ describe('the tail goal (p99 ≤ 3 × p50 at the highest connection count)', () 
     });
   });
 
+  it('says who waited for a core during the windows, where the OS said (Linux)', () => {
+    const creates = measurement({
+      workload: 'create-product',
+      kind: 'create-product',
+      connections: 50,
+      p50: 10,
+      p99: 32,
+      scheduling: { mainOnCore: 0.904, mainWaiting: 0.087, loadWaiting: 0.236 },
+    });
+    expect(tailGoal([creates])).toEqual({
+      goal: 'p99 ≤ 3 × p50 at 50 connections (every server workload)',
+      holds: false,
+      detail:
+        'server-embedded create-product: p99/p50 3.2; main thread on a core 90%, waiting for one 9%; ' +
+        'load generator waiting 24%',
+    });
+  });
+
   it('is not measured when no server row is at that count, whatever the baselines show', () => {
     expect(tailGoal([row('baseline-express', 50, 2, 8)])).toEqual({
       goal: 'p99 ≤ 3 × p50 at 50 connections (every server workload)',

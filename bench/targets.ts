@@ -7,7 +7,16 @@ import path from 'node:path';
 import getPort from 'get-port';
 import pg from 'pg';
 import { ROOT } from './fixtures.ts';
-import { type Child, postgresCpu, startChild, stopChild, treeCpu, treeRss } from './processes.ts';
+import {
+  type Child,
+  postgresCpu,
+  startChild,
+  stopChild,
+  type ThreadTimes,
+  threadTimes,
+  treeCpu,
+  treeRss,
+} from './processes.ts';
 import { type Seed, seedServer } from './seed.ts';
 
 export const TARGET_NAMES = [
@@ -42,6 +51,8 @@ export interface Target {
   cpu(): number;
   /** CPU time used so far by the database the target uses (server-postgres: PostgreSQL's processes). */
   databaseCpu?: () => number;
+  /** The scheduling of its main thread so far: a server's request thread (undefined where the OS does not say). */
+  mainThread(): ThreadTimes | undefined;
   stop(): Promise<void>;
 }
 
@@ -72,6 +83,7 @@ function target(name: TargetName, child: Child, url: string, seed: Seed, cleanup
     coldStartMs: child.coldStartMs,
     rss: () => treeRss(pid),
     cpu: () => treeCpu(pid),
+    mainThread: () => threadTimes(pid),
     // PostgreSQL's processes are visible only when it runs on this machine.
     ...(name.startsWith('server-postgres') && postgresCpu() > 0 ? { databaseCpu: postgresCpu } : {}),
     async stop() {
