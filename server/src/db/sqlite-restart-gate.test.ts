@@ -3,7 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp-dir.ts';
-import { gatedTransactions, type RestartGate, restartGate, withGateClosed } from './sqlite-restart-gate.ts';
+import { closeGate, gatedTransactions, type RestartGate, restartGate, withGateClosed } from './sqlite-restart-gate.ts';
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -106,7 +106,7 @@ describe('the restart gate', () => {
 
   it('lets the gated thread go on once the gate opens, also when it was opened for a checkpointer gone', () => {
     const gate = restartGate();
-    Atomics.store(gate, 0, 1);
+    closeGate(gate);
     // Another thread opens it, as the checkpointer's fallback does for a thread gone mid-RESTART.
     const opener = new Worker(
       `const { workerData } = require('node:worker_threads');

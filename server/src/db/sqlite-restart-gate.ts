@@ -28,7 +28,7 @@ export function restartGate(): RestartGate {
  * ends.
  */
 export function withGateClosed<T>(gate: RestartGate, writeWaitMs: number, restart: () => T): T {
-  Atomics.store(gate, CLOSED, 1);
+  closeGate(gate);
   try {
     const until = performance.now() + writeWaitMs;
     for (let left = writeWaitMs; Atomics.load(gate, WRITING) === 1 && left > 0; left = until - performance.now()) {
@@ -38,6 +38,11 @@ export function withGateClosed<T>(gate: RestartGate, writeWaitMs: number, restar
   } finally {
     openGate(gate);
   }
+}
+
+/** Closes the gate: the write thread waits at its next `beginning` until `openGate`. */
+export function closeGate(gate: RestartGate): void {
+  Atomics.store(gate, CLOSED, 1);
 }
 
 /** Opens the gate and wakes the write thread if it waits at it (also when the checkpointer's thread is gone). */
