@@ -2,7 +2,8 @@
 // than 32 levels: lib/storable-text.ts), a query integer not in decimal digits (lib/query-integers.ts), and the
 // formats Prism reads more widely (lib/formats.ts): a uuid with a `urn:uuid:` prefix, a date-time with a leap
 // second or an offset without minutes. The proxy checks them with the contract's own definitions before
-// asking Prism, so the mock refuses what the server refuses.
+// asking Prism, so the mock refuses what the server refuses. A JSON `null` body too: Prism refuses it, but as no
+// body at all, where the contract's schema refuses its type.
 import type { IncomingHttpHeaders } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -57,14 +58,21 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
     return bodies.get(operation.pointer);
   };
 
-  /** The contract's format problems Prism lets through in the body, one detail per field. */
+  /**
+   * The body's problems Prism reads otherwise, one detail per field: the contract's formats it lets through, and a
+   * JSON `null`, which it takes for no body at all while the contract's schema refuses its type.
+   */
   const bodyFormats = (operation: Operation, body: unknown): Detail[] => {
     const validate = body === undefined ? undefined : bodyValidator(operation);
     if (!validate || validate(body)) return [];
     return (validate.errors ?? []).flatMap((error) => {
+      const path = error.instancePath.slice(1).replaceAll('/', '.');
+      if (body === null && error.keyword === 'type' && path === '') {
+        return [{ location: 'body', path, reason: validationReason('type', error.message) }];
+      }
       const format = String(error.params.format ?? '');
       if (error.keyword !== 'format' || !Object.hasOwn(CONTRACT_FORMATS, format)) return [];
-      return [{ location: 'body', path: error.instancePath.slice(1).replaceAll('/', '.'), reason: reason(format) }];
+      return [{ location: 'body', path, reason: reason(format) }];
     });
   };
 

@@ -19,6 +19,10 @@ describe('violationDetails', () => {
       },
     ],
     [
+      'a missing body, which Prism places on the request itself, is the body',
+      { given: [v(['request'], 'required', 'Body parameter is required')], want: [['body', '']] },
+    ],
+    [
       'nested, with the property Prism names in its message',
       {
         given: [

@@ -42,12 +42,22 @@ function namedProperty(violation: PrismViolation): string | undefined {
   return undefined;
 }
 
+/** Prism's account of a request without a body, which it places on the request itself: the body's detail. */
+const MISSING_BODY = 'Body parameter is required';
+
+/** Where a violation is: its location below `request`, or `body` for a missing body. */
+function locationOf(violation: PrismViolation): [string, ...string[]] {
+  const [, location = '', ...named] = violation.location ?? [];
+  const missingBody = location === '' && violation.code === 'required' && violation.message === MISSING_BODY;
+  return [missingBody ? 'body' : location, ...named];
+}
+
 /**
  * One violation as a detail. Prism lower-cases query and path parameter names: `parameters` (the operation's)
  * give them back their contract spelling; header names stay lower-case, as HTTP has them.
  */
 export function detailOf(violation: PrismViolation, parameters: string[] = []): Detail | undefined {
-  const [, location = '', ...named] = violation.location ?? [];
+  const [location, ...named] = locationOf(violation);
   if (!LOCATIONS.has(location)) return undefined;
   const [first, ...rest] = named;
   const spelled =

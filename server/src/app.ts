@@ -9,6 +9,7 @@ import type { Store } from './db/database.ts';
 import { webhookSender } from './domain/ssrf-guard.ts';
 import { authenticate } from './http/authenticate.ts';
 import { continueOnceAuthenticated, requireHostHeader } from './http/client-errors.ts';
+import { emptyBodyIsNone, noteEmptyBody } from './http/empty-body.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
 import { lowercaseBodyUuids, lowercaseUrlUuids } from './http/lowercase-uuids.ts';
@@ -37,6 +38,20 @@ export interface AppOptions {
 }
 
 /** Builds the Express app; start-up (listening, signals) lives in server.ts. */
+/**
+ * The JSON body parser. Not strict: a JSON `null` or `"x"` reaches the validator, which names the body's type from
+ * the contract. Its `verify` notes, before parsing, what the parsed body would hide: no bytes at all, bytes that are
+ * not UTF-8.
+ */
+const parseJsonBody = express.json({
+  limit: '1mb',
+  strict: false,
+  verify: (req, res, bytes, charset) => {
+    noteEmptyBody(req, bytes);
+    noteBodyNotUtf8(req, res, bytes, charset);
+  },
+});
+
 export function createApp({ store, config, logger, overrides = {} }: AppOptions) {
   const network = { allowPrivateNetworks: config.webhookAllowPrivateNetworks };
   // The embedded store's writes run on a thread of their own (write-thread.ts), except with handlers replaced,
@@ -87,7 +102,8 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
       failedAuth: failedAuthThrottle(config.authFailureLimit),
     }),
     continueOnceAuthenticated,
-    express.json({ limit: '1mb', verify: noteBodyNotUtf8 }),
+    parseJsonBody,
+    emptyBodyIsNone,
     requireStorableInput,
     requireDecimalQueryIntegers,
     lowercaseBodyUuids,

@@ -243,6 +243,36 @@ describe('the mock and the server agree on which requests they accept', () => {
     }
   });
 
+  it.for([
+    ['no body at all', '', /^campo obrigatório \(/],
+    ['a JSON null', 'null', /^tipo inválido \(must be object\)$/],
+  ] as const)('both name the body when it is %s, with the same envelope', async ([, body, reason]) => {
+    const mockCredentials = { authorization: `Bearer ${mockKey}`, 'x-store-id': tenant.storeId };
+    const answers = await Promise.all(
+      [
+        [mock.url, mockCredentials],
+        [server.baseUrl, tenant.headers],
+      ].map(([baseUrl, credentials]) =>
+        rawRequest(String(baseUrl), 'POST', '/api/v1/products', {
+          headers: { ...(credentials as Tenant['headers']), 'content-type': 'application/json' },
+          body,
+        }),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({
+        success: false,
+        error: {
+          message: 'Os dados enviados são inválidos.',
+          code: 'VALIDATION_ERROR',
+          details: [{ location: 'body', path: '', reason: expect.stringMatching(reason) }],
+        },
+        meta: { timestamp: expect.any(String), status: 400 },
+      });
+    }
+  });
+
   it('createStore keeps the admin token scheme case-insensitive too', async () => {
     const headers = { authorization: adminHeaders(server).authorization.replace('Bearer', 'bearer') };
     const admin = createClient<paths>({ baseUrl: server.baseUrl, headers });
