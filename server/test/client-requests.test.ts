@@ -201,6 +201,16 @@ describe('the mock and the server agree on which requests they accept', () => {
     return rawRequest(baseUrl, given.method ?? 'GET', url, { headers, body: JSON.stringify(given.body) });
   };
 
+  /** The whole 400 VALIDATION_ERROR envelope, with these details. */
+  const expectValidationError = (answer: { status: number; body: unknown }, details: unknown[]) => {
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      success: false,
+      error: { message: 'Os dados enviados são inválidos.', code: 'VALIDATION_ERROR', details },
+      meta: { timestamp: expect.any(String), status: 400 },
+    });
+  };
+
   const verdict = (status: number) => (status < 400 ? 'accepted' : 'refused');
   // The mock checks that a key has the form the contract's bearerFormat gives (401 otherwise).
   const mockKey = bearerFormatExample(String(readContract().securityScheme('ApiKeyAuth')?.bearerFormat));
@@ -227,19 +237,10 @@ describe('the mock and the server agree on which requests they accept', () => {
       send(server.baseUrl, tenant.headers, given),
     ]);
     for (const answer of answers) {
-      expect(answer.status).toBe(400);
-      expect(answer.body).toEqual({
-        success: false,
-        error: {
-          message: 'Os dados enviados são inválidos.',
-          code: 'VALIDATION_ERROR',
-          details: [
-            { location: 'query', path: 'page', reason: 'tipo inválido (must be integer)' },
-            { location: 'query', path: 'limit', reason: 'tipo inválido (must be integer)' },
-          ],
-        },
-        meta: { timestamp: expect.any(String), status: 400 },
-      });
+      expectValidationError(answer, [
+        { location: 'query', path: 'page', reason: 'tipo inválido (must be integer)' },
+        { location: 'query', path: 'limit', reason: 'tipo inválido (must be integer)' },
+      ]);
     }
   });
 
@@ -260,16 +261,7 @@ describe('the mock and the server agree on which requests they accept', () => {
       ),
     );
     for (const answer of answers) {
-      expect(answer.status).toBe(400);
-      expect(answer.body).toEqual({
-        success: false,
-        error: {
-          message: 'Os dados enviados são inválidos.',
-          code: 'VALIDATION_ERROR',
-          details: [{ location: 'body', path: '', reason: expect.stringMatching(reason) }],
-        },
-        meta: { timestamp: expect.any(String), status: 400 },
-      });
+      expectValidationError(answer, [{ location: 'body', path: '', reason: expect.stringMatching(reason) }]);
     }
   });
 
