@@ -37,7 +37,6 @@ export interface AppOptions {
   overrides?: Partial<Handlers>;
 }
 
-/** Builds the Express app; start-up (listening, signals) lives in server.ts. */
 /**
  * The JSON body parser. Not strict: a JSON `null` or `"x"` reaches the validator, which names the body's type from
  * the contract. Its `verify` notes, before parsing, what the parsed body would hide: no bytes at all, bytes that are
@@ -52,6 +51,7 @@ const parseJsonBody = express.json({
   },
 });
 
+/** Builds the Express app; start-up (listening, signals) lives in server.ts. */
 export function createApp({ store, config, logger, overrides = {} }: AppOptions) {
   const network = { allowPrivateNetworks: config.webhookAllowPrivateNetworks };
   // The embedded store's writes run on a thread of their own (write-thread.ts), except with handlers replaced,
