@@ -153,12 +153,12 @@ export interface ThreadTimes {
 }
 
 /**
- * A thread's scheduling so far, from Linux's schedstat (`/proc/<pid>/task/<tid>/schedstat`); the process's main
- * thread by default. Undefined where the kernel does not keep it (another OS, or schedstats off).
+ * The scheduling so far of a process's main thread, from Linux's schedstat (`/proc/<pid>/task/<pid>/schedstat`).
+ * Undefined where the kernel does not keep it (another OS, or schedstats off).
  */
-export function threadTimes(pid: number, tid = pid): ThreadTimes | undefined {
+export function threadTimes(pid: number): ThreadTimes | undefined {
   try {
-    const [running, waiting] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+    const [running, waiting] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
     return Number.isFinite(running) && Number.isFinite(waiting)
       ? { running: running as number, waiting: waiting as number }
       : undefined;
