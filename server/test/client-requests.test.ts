@@ -214,11 +214,11 @@ describe('the mock and the server agree on which requests they accept', () => {
   const verdict = (status: number) => (status < 400 ? 'accepted' : 'refused');
   // The mock checks that a key has the form the contract's bearerFormat gives (401 otherwise).
   const mockKey = bearerFormatExample(String(readContract().securityScheme('ApiKeyAuth')?.bearerFormat));
+  const mockCredentials = () => ({ authorization: `Bearer ${mockKey}`, 'x-store-id': tenant.storeId });
 
   it.each(CASES)('$name', async (given) => {
-    const mockCredentials = { authorization: `Bearer ${mockKey}`, 'x-store-id': tenant.storeId };
     const [fromMock, fromServer] = await Promise.all([
-      send(mock.url, mockCredentials, given),
+      send(mock.url, mockCredentials(), given),
       send(server.baseUrl, tenant.headers, given),
     ]);
     const want = given.accept ? 'accepted' : 'refused';
@@ -230,10 +230,9 @@ describe('the mock and the server agree on which requests they accept', () => {
   });
 
   it('both name a query integer not in decimal digits, with the same envelope', async () => {
-    const mockCredentials = { authorization: `Bearer ${mockKey}`, 'x-store-id': tenant.storeId };
     const given: Case = { name: 'two at once', url: '/api/v1/products?page=Infinity&limit=0x10', accept: false };
     const answers = await Promise.all([
-      send(mock.url, mockCredentials, given),
+      send(mock.url, mockCredentials(), given),
       send(server.baseUrl, tenant.headers, given),
     ]);
     for (const answer of answers) {
@@ -248,18 +247,12 @@ describe('the mock and the server agree on which requests they accept', () => {
     ['no body at all', '', /^campo obrigatório \(/],
     ['a JSON null', 'null', /^tipo inválido \(must be object\)$/],
   ] as const)('both name the body when it is %s, with the same envelope', async ([, body, reason]) => {
-    const mockCredentials = { authorization: `Bearer ${mockKey}`, 'x-store-id': tenant.storeId };
-    const answers = await Promise.all(
-      [
-        [mock.url, mockCredentials],
-        [server.baseUrl, tenant.headers],
-      ].map(([baseUrl, credentials]) =>
-        rawRequest(String(baseUrl), 'POST', '/api/v1/products', {
-          headers: { ...(credentials as Tenant['headers']), 'content-type': 'application/json' },
-          body,
-        }),
-      ),
-    );
+    const post = (baseUrl: string, credentials: Record<string, string>) =>
+      rawRequest(baseUrl, 'POST', '/api/v1/products', {
+        headers: { ...credentials, 'content-type': 'application/json' },
+        body,
+      });
+    const answers = await Promise.all([post(mock.url, mockCredentials()), post(server.baseUrl, tenant.headers)]);
     for (const answer of answers) {
       expectValidationError(answer, [{ location: 'body', path: '', reason: expect.stringMatching(reason) }]);
     }
