@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { UUID } from '../../../lib/uuid.ts';
+import { validationReason } from '../../../lib/validation-reasons.ts';
 import { contractOperations, type Operation, type OperationId } from '../contract.ts';
 import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, sameSecret } from '../domain/secrets.ts';
 import { ApiError, detail, validationError } from '../errors.ts';
@@ -11,6 +12,9 @@ import type { RateLimiter } from './rate-limiter.ts';
 const API_KEY = new RegExp(`^Bearer (${API_KEY_PREFIX}[A-Za-z0-9_-]{43})$`, 'i');
 const CHECKOUT_KEY = new RegExp(`^${CHECKOUT_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
 const ADMIN = /^Bearer (\S+)$/i;
+// Worded as the request validator words the same violations of the contract's StoreId parameter (a mock too).
+const STORE_ID_NOT_UUID = validationReason('format', 'must match format "uuid"');
+const STORE_ID_MISSING = validationReason('required', "must have required property 'x-store-id'");
 
 export interface AuthenticateDeps {
   credentials: CredentialsRepository;
@@ -64,9 +68,7 @@ export function authenticate({ credentials, rateLimiter, adminToken, failedAuth 
     await applyRateLimit(rateLimiter, `key:${key.id}`, res);
     const storeId = req.get('x-store-id') ?? '';
     if (!UUID.test(storeId)) {
-      throw validationError([
-        detail('header', 'x-store-id', storeId ? 'deve ser um uuid válido' : 'cabeçalho obrigatório'),
-      ]);
+      throw validationError([detail('header', 'x-store-id', storeId ? STORE_ID_NOT_UUID : STORE_ID_MISSING)]);
     }
     const normalizedStoreId = storeId.toLowerCase();
     if (!key.storeIds.includes(normalizedStoreId)) throw new ApiError(403, 'AUTH_STORE_ACCESS_DENIED');
