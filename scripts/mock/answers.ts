@@ -4,7 +4,7 @@
 // its own or kept the example's `details`.
 import type http from 'node:http';
 import { type ContractDocument, isObject, type Json, type JsonObject, type Operation } from '../../lib/contract.ts';
-import { type Detail, parseViolations, requestViolations, violationDetails } from './violations.ts';
+import { type Detail, inServerOrder, parseViolations, requestViolations, violationDetails } from './violations.ts';
 
 /** A contract response the proxy can answer with. */
 export interface ContractAnswer {
@@ -166,7 +166,7 @@ export function reconcile(
     const prisms = violationDetails(violations, names).filter(
       (detail) => !refused.some((own) => own.location === detail.location && own.path === detail.path),
     );
-    return withDetails(template, [...refused, ...prisms]);
+    return withDetails(template, inServerOrder([...refused, ...prisms], names));
   }
   // Prism's router found no operation for the path: the contract's 404.
   if (/^NO_(PATH|RESOURCE|SERVER)_/.test(problem)) return errors.routeNotFound;

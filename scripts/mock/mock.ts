@@ -3,8 +3,10 @@
 //
 // The proxy answers itself, before Prism: credentials missing or not of the form of the operation's security
 // scheme (its `bearerFormat`) → the operation's documented 401; a JSON body that does not parse or is not UTF-8 →
-// the contract's 400 naming the body, with the headers the operation's 400 requires. What the contract refuses
-// and Prism accepts (narrower-rules.ts) is asked of Prism as the operation's 400, with the proxy's details. Of
+// the contract's 400 naming the body, with the headers the operation's 400 requires; so is text no store can
+// keep, or a query integer not in decimal digits, alone, as the server answers them. The rest of what the
+// contract refuses and Prism accepts (narrower-rules.ts) is asked of Prism as the operation's 400, with the
+// proxy's details leading Prism's, in the order the server lists them. Of
 // Prism's replies it replaces: its own problem+json errors with the contract's shared
 // responses (Unauthorized, BadRequest, NotFound); the `details` of any 400 with Prism's own violations of the
 // request (`sl-violations`); and it drops `Idempotent-Replayed`, since a stateless mock never replays. A request
@@ -206,14 +208,16 @@ function handler(up: Upstream): http.RequestListener {
       const operation = up.findOperation(req.method ?? 'GET', url.pathname);
       const json = jsonBody(req, body);
       const answer = answerFirst(up, req, json, url, operation);
-      if (answer) {
-        for (const [name, value] of Object.entries(requiredHeaders(up.contract, operation, answer.status))) {
+      const refusal =
+        !answer && operation && 'value' in json ? up.narrowerRules(operation, url, req.headers, json.value) : undefined;
+      const own = answer ?? (refusal?.alone ? withDetails(up.errors.badRequest, refusal.details) : undefined);
+      if (own) {
+        for (const [name, value] of Object.entries(requiredHeaders(up.contract, operation, own.status))) {
           res.setHeader(name, value);
         }
-        return send(res, undefined, answer);
+        return send(res, undefined, own);
       }
-      const refused = operation && 'value' in json ? up.narrowerRules(operation, url, req.headers, json.value) : [];
-      forward(up, req, body, res, operation, refused);
+      forward(up, req, body, res, operation, refusal?.details ?? []);
     });
   };
 }

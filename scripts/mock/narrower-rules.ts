@@ -37,7 +37,16 @@ function pathValues(template: string, pathname: string): Map<string, string> {
   return values;
 }
 
-export type NarrowerRules = (operation: Operation, url: URL, headers: IncomingHttpHeaders, body: unknown) => Detail[];
+/**
+ * What the proxy refuses of a request. `alone`: the server checks these before its validator and answers them by
+ * themselves (text no store can keep, then query integers), so Prism's own violations must not join them.
+ */
+export interface Refusal {
+  details: Detail[];
+  alone: boolean;
+}
+
+export type NarrowerRules = (operation: Operation, url: URL, headers: IncomingHttpHeaders, body: unknown) => Refusal;
 
 /**
  * A checker of those rules for an operation's path, query and header parameters and its JSON body (`undefined`
@@ -83,9 +92,11 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
         return [name, values.length === 1 ? values[0] : values];
       }),
     );
-    // The store's own limits come first, and alone, as on the server.
+    // The store's own limits come first, then the query's integers, each alone, as on the server.
     const unstorable = unstorableText(query, 'query') ?? unstorableText(body, 'body');
-    if (unstorable) return [unstorable];
+    if (unstorable) return { details: [unstorable], alone: true };
+    const integers = integersNotDecimal(queryIntegerNames(contract, operation.parameters), (name) => query[name]);
+    if (integers.length > 0) return { details: integers, alone: true };
     const inPath = pathValues(operation.path, url.pathname);
     const sent = (parameter: Parameter): unknown =>
       parameter.in === 'path'
@@ -101,10 +112,6 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
       const path = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
       return [{ location: parameter.in, path, reason: reason(format) }];
     });
-    return [
-      ...integersNotDecimal(queryIntegerNames(contract, operation.parameters), (name) => query[name]),
-      ...parameterFormats,
-      ...bodyFormats(operation, body),
-    ];
+    return { details: [...parameterFormats, ...bodyFormats(operation, body)], alone: false };
   };
 }

@@ -87,6 +87,21 @@ describe('violationDetails', () => {
       },
     ],
   ];
+  it("words each reason as the server's validator does: without Prism's account of where the value is", () => {
+    const details = violationDetails([
+      v(['request', 'body', 'name'], 'minLength', 'Request body property name must NOT have fewer than 3 characters'),
+      v(['request', 'body'], 'additionalProperties', "Request body must NOT have additional properties; found 'zzz'"),
+      v(['request', 'query', 'page'], 'minimum', 'Request query parameter page must be >= 1'),
+      v(['request'], 'required', 'Body parameter is required'),
+    ]);
+    expect(details.map((d) => d.reason)).toEqual([
+      'texto curto demais (must NOT have fewer than 3 characters)',
+      'campo não permitido (must NOT have additional properties)',
+      'valor abaixo do mínimo (must be >= 1)',
+      "campo obrigatório (must have required property 'body')",
+    ]);
+  });
+
   it.each(cases)('%s', (_name, { given, want }) => {
     const details = violationDetails(given, ['categoryId', 'X-Store-Id']);
     expect(details.map((d) => [d.location, d.path])).toEqual(want);

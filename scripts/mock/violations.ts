@@ -44,12 +44,30 @@ function namedProperty(violation: PrismViolation): string | undefined {
 
 /** Prism's account of a request without a body, which it places on the request itself: the body's detail. */
 const MISSING_BODY = 'Body parameter is required';
+/** How the server's validator (express-openapi-validator) words a missing body. */
+const MISSING_BODY_AS_SERVER = "must have required property 'body'";
+
+function missingBody(violation: PrismViolation): boolean {
+  const [, location = ''] = violation.location ?? [];
+  return location === '' && violation.code === 'required' && violation.message === MISSING_BODY;
+}
 
 /** Where a violation is: its location below `request`, or `body` for a missing body. */
 function locationOf(violation: PrismViolation): [string, ...string[]] {
   const [, location = '', ...named] = violation.location ?? [];
-  const missingBody = location === '' && violation.code === 'required' && violation.message === MISSING_BODY;
-  return [missingBody ? 'body' : location, ...named];
+  return [missingBody(violation) ? 'body' : location, ...named];
+}
+
+/**
+ * A Prism message in the validator's own words, as the server has them: Prism puts where the value is in front
+ * ("Request body property name must …", "Request query parameter page must …") and an unknown property's name
+ * behind ("…; found 'zzz'"), which a detail already says in its location and path. ajv's messages start at "must".
+ */
+function validatorMessage(violation: PrismViolation): string | undefined {
+  const { message } = violation;
+  if (missingBody(violation)) return MISSING_BODY_AS_SERVER;
+  const start = message?.startsWith('Request ') ? message.indexOf(' must ') : -1;
+  return message && start >= 0 ? message.slice(start + 1).replace(/; found '.*'$/, '') : message;
 }
 
 /**
@@ -68,7 +86,7 @@ export function detailOf(violation: PrismViolation, parameters: string[] = []): 
   return {
     location,
     path: location === 'header' ? path.toLowerCase() : path,
-    reason: validationReason(String(violation.code ?? ''), violation.message),
+    reason: validationReason(String(violation.code ?? ''), validatorMessage(violation)),
   };
 }
 
@@ -84,4 +102,22 @@ export function violationDetails(violations: PrismViolation[], parameters: strin
     details.push(detail);
   }
   return details;
+}
+
+/** The order the server's validator reports locations in: its query, header and path schemas, then the body. */
+const LOCATION_ORDER = ['query', 'header', 'path', 'body'];
+
+/**
+ * Details in the order the server lists them: by location (LOCATION_ORDER), parameters in the operation's order
+ * (`parameters`, the contract's spelling); the body's details keep their order, the order of the schema, which
+ * Prism and the server walk alike.
+ */
+export function inServerOrder<T extends { location: string; path: string }>(details: T[], parameters: string[]): T[] {
+  const parameterIndex = (detail: T) =>
+    detail.location === 'body'
+      ? 0
+      : parameters.findIndex((name) => name.toLowerCase() === detail.path.split('.')[0]?.toLowerCase());
+  const rank = (detail: T) => [LOCATION_ORDER.indexOf(detail.location), parameterIndex(detail)] as const;
+  // A stable sort: details of one rank keep Prism's order.
+  return details.toSorted((a, b) => rank(a)[0] - rank(b)[0] || rank(a)[1] - rank(b)[1]);
 }

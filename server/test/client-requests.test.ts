@@ -258,6 +258,79 @@ describe('the mock and the server agree on which requests they accept', () => {
     }
   });
 
+  // A partner's test that reads `details` on the mock reads the same on the server: the same words, in the same order.
+  const refusedAlike: [string, { method?: 'GET' | 'POST'; url: string; body?: string; headers?: object }][] = [
+    [
+      'a body wrong in every way',
+      {
+        method: 'POST',
+        url: '/api/v1/products',
+        body: '{"name":"ab","type":"X","price":-1,"zzz":1,"logistics":{"q":1}}',
+      },
+    ],
+    ['an empty object', { method: 'POST', url: '/api/v1/products', body: '{}' }],
+    ['no body', { method: 'POST', url: '/api/v1/products', body: '' }],
+    ['an array for an object', { method: 'POST', url: '/api/v1/products', body: '[]' }],
+    ['four query parameters', { url: '/api/v1/products?categoryId=x&status=NOPE&limit=500&page=0' }],
+    ['a query integer in another notation beside a bound', { url: '/api/v1/products?limit=0&page=Infinity' }],
+    ['the path and the query', { url: '/api/v1/webhooks/xyz/deliveries?page=0&limit=0' }],
+    [
+      'a header and the body',
+      { method: 'POST', url: '/api/v1/products', body: '{"name":5}', headers: { 'idempotency-key': 'a b' } },
+    ],
+    ['X-Store-Id not a uuid', { url: '/api/v1/products', headers: { 'x-store-id': 'nope' } }],
+    ['no X-Store-Id', { url: '/api/v1/products', headers: { 'x-store-id': undefined } }],
+  ];
+  it.each(refusedAlike)('both word and order the details alike: %s', async (_name, given) => {
+    const ask = (baseUrl: string, credentials: Record<string, string>) => {
+      const headers = Object.fromEntries(
+        Object.entries({ ...credentials, 'content-type': 'application/json', ...given.headers }).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string',
+        ),
+      );
+      return rawRequest(baseUrl, given.method ?? 'GET', given.url, {
+        headers,
+        ...(given.body === undefined ? {} : { body: given.body }),
+      });
+    };
+    const [fromMock, fromServer] = await Promise.all([
+      ask(mock.url, mockCredentials()),
+      ask(server.baseUrl, tenant.headers),
+    ]);
+    const details = (fromServer.body as { error: { details: unknown[] } }).error.details;
+    expectValidationError(fromServer, details);
+    expect(details.length).toBeGreaterThan(0);
+    expectValidationError(fromMock, details);
+  });
+
+  it('both word every kind of detail as the validator does', async () => {
+    const body = '{"name":"ab","type":"X","price":-1,"zzz":1,"logistics":{"q":1}}';
+    const post = (baseUrl: string, credentials: Record<string, string>) =>
+      rawRequest(baseUrl, 'POST', '/api/v1/products', {
+        headers: { ...credentials, 'content-type': 'application/json' },
+        body,
+      });
+    const answers = await Promise.all([post(mock.url, mockCredentials()), post(server.baseUrl, tenant.headers)]);
+    for (const answer of answers) {
+      expectValidationError(answer, [
+        { location: 'body', path: 'zzz', reason: 'campo não permitido (must NOT have additional properties)' },
+        { location: 'body', path: 'name', reason: 'texto curto demais (must NOT have fewer than 3 characters)' },
+        {
+          location: 'body',
+          path: 'type',
+          reason: 'valor não permitido (must be equal to one of the allowed values: PHYSICAL, DIGITAL)',
+        },
+        { location: 'body', path: 'price', reason: 'valor abaixo do mínimo (must be >= 0.01)' },
+        ...['height', 'width', 'length', 'weight'].map((field) => ({
+          location: 'body',
+          path: `logistics.${field}`,
+          reason: `campo obrigatório (must have required property '${field}')`,
+        })),
+        { location: 'body', path: 'logistics.q', reason: 'campo não permitido (must NOT have additional properties)' },
+      ]);
+    }
+  });
+
   it('createStore keeps the admin token scheme case-insensitive too', async () => {
     const headers = { authorization: adminHeaders(server).authorization.replace('Bearer', 'bearer') };
     const admin = createClient<paths>({ baseUrl: server.baseUrl, headers });
