@@ -1,6 +1,7 @@
 // Local Redocly plugin for the Storefront contract: project rules (lint) and
 // docs-only decorators. Loaded by path from redocly.yaml; nothing is fetched.
 import provenanceBadges from './decorators/provenance-badges.js';
+import examplePostmanSafe from './rules/example-postman-safe.js';
 import operationProvenance from './rules/operation-provenance.js';
 import operationRateLimited from './rules/operation-rate-limited.js';
 import operationScope from './rules/operation-scope.js';
@@ -21,6 +22,7 @@ export default function storefrontPlugin() {
         'schema-provenance': schemaProvenance,
         'response-request-id': responseRequestId,
         'response-rate-limit': responseRateLimit,
+        'example-postman-safe': examplePostmanSafe,
       },
     },
     decorators: {

@@ -142,6 +142,15 @@ const cases: [string, { given: (doc: Doc) => void; want: { ruleId: string; point
       want: { ruleId: 'no-invalid-parameter-examples', pointer: '#/components/parameters/StoreId/example' },
     },
   ],
+  [
+    'example text a Postman tool reads as a variable',
+    {
+      given: (doc) => {
+        doc.components.examples.NewProduct.value.name = 'Olá {{customer.name}}, bem-vindo';
+      },
+      want: { ruleId: 'storefront/example-postman-safe', pointer: '#/components/examples/NewProduct/value/name' },
+    },
+  ],
 ];
 
 describe('redocly lint (redocly.yaml + scripts/redocly)', () => {
