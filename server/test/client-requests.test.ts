@@ -215,12 +215,20 @@ describe('the mock and the server agree on which requests they accept', () => {
   // The mock checks that a key has the form the contract's bearerFormat gives (401 otherwise).
   const mockKey = bearerFormatExample(String(readContract().securityScheme('ApiKeyAuth')?.bearerFormat));
   const mockCredentials = () => ({ authorization: `Bearer ${mockKey}`, 'x-store-id': tenant.storeId });
+  type Ask = (baseUrl: string, credentials: Record<string, string>) => ReturnType<typeof rawRequest>;
+  /** One request to the mock and to the server, each with its own credentials: [the mock's answer, the server's]. */
+  const askBoth = (ask: Ask) => Promise.all([ask(mock.url, mockCredentials()), ask(server.baseUrl, tenant.headers)]);
+  /** A createProduct with this raw JSON body. */
+  const postProduct =
+    (body: string): Ask =>
+    (baseUrl, credentials) =>
+      rawRequest(baseUrl, 'POST', '/api/v1/products', {
+        headers: { ...credentials, 'content-type': 'application/json' },
+        body,
+      });
 
   it.each(CASES)('$name', async (given) => {
-    const [fromMock, fromServer] = await Promise.all([
-      send(mock.url, mockCredentials(), given),
-      send(server.baseUrl, tenant.headers, given),
-    ]);
+    const [fromMock, fromServer] = await askBoth((baseUrl, credentials) => send(baseUrl, credentials, given));
     const want = given.accept ? 'accepted' : 'refused';
     expect({ mock: verdict(fromMock.status), server: verdict(fromServer.status) }).toEqual({
       mock: want,
@@ -231,11 +239,7 @@ describe('the mock and the server agree on which requests they accept', () => {
 
   it('both name a query integer not in decimal digits, with the same envelope', async () => {
     const given: Case = { name: 'two at once', url: '/api/v1/products?page=Infinity&limit=0x10', accept: false };
-    const answers = await Promise.all([
-      send(mock.url, mockCredentials(), given),
-      send(server.baseUrl, tenant.headers, given),
-    ]);
-    for (const answer of answers) {
+    for (const answer of await askBoth((baseUrl, credentials) => send(baseUrl, credentials, given))) {
       expectValidationError(answer, [
         { location: 'query', path: 'page', reason: 'tipo inválido (must be integer)' },
         { location: 'query', path: 'limit', reason: 'tipo inválido (must be integer)' },
@@ -247,13 +251,7 @@ describe('the mock and the server agree on which requests they accept', () => {
     ['no body at all', '', /^campo obrigatório \(/],
     ['a JSON null', 'null', /^tipo inválido \(must be object\)$/],
   ] as const)('both name the body when it is %s, with the same envelope', async ([, body, reason]) => {
-    const post = (baseUrl: string, credentials: Record<string, string>) =>
-      rawRequest(baseUrl, 'POST', '/api/v1/products', {
-        headers: { ...credentials, 'content-type': 'application/json' },
-        body,
-      });
-    const answers = await Promise.all([post(mock.url, mockCredentials()), post(server.baseUrl, tenant.headers)]);
-    for (const answer of answers) {
+    for (const answer of await askBoth(postProduct(body))) {
       expectValidationError(answer, [{ location: 'body', path: '', reason: expect.stringMatching(reason) }]);
     }
   });
@@ -282,7 +280,7 @@ describe('the mock and the server agree on which requests they accept', () => {
     ['no X-Store-Id', { url: '/api/v1/products', headers: { 'x-store-id': undefined } }],
   ];
   it.each(refusedAlike)('both word and order the details alike: %s', async (_name, given) => {
-    const ask = (baseUrl: string, credentials: Record<string, string>) => {
+    const ask: Ask = (baseUrl, credentials) => {
       const headers = Object.fromEntries(
         Object.entries({ ...credentials, 'content-type': 'application/json', ...given.headers }).filter(
           (entry): entry is [string, string] => typeof entry[1] === 'string',
@@ -293,10 +291,7 @@ describe('the mock and the server agree on which requests they accept', () => {
         ...(given.body === undefined ? {} : { body: given.body }),
       });
     };
-    const [fromMock, fromServer] = await Promise.all([
-      ask(mock.url, mockCredentials()),
-      ask(server.baseUrl, tenant.headers),
-    ]);
+    const [fromMock, fromServer] = await askBoth(ask);
     const details = (fromServer.body as { error: { details: unknown[] } }).error.details;
     expectValidationError(fromServer, details);
     expect(details.length).toBeGreaterThan(0);
@@ -305,13 +300,7 @@ describe('the mock and the server agree on which requests they accept', () => {
 
   it('both word every kind of detail as the validator does', async () => {
     const body = '{"name":"ab","type":"X","price":-1,"zzz":1,"logistics":{"q":1}}';
-    const post = (baseUrl: string, credentials: Record<string, string>) =>
-      rawRequest(baseUrl, 'POST', '/api/v1/products', {
-        headers: { ...credentials, 'content-type': 'application/json' },
-        body,
-      });
-    const answers = await Promise.all([post(mock.url, mockCredentials()), post(server.baseUrl, tenant.headers)]);
-    for (const answer of answers) {
+    for (const answer of await askBoth(postProduct(body))) {
       expectValidationError(answer, [
         { location: 'body', path: 'zzz', reason: 'campo não permitido (must NOT have additional properties)' },
         { location: 'body', path: 'name', reason: 'texto curto demais (must NOT have fewer than 3 characters)' },
