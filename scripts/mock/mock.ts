@@ -2,7 +2,8 @@
 // the contract and says what is wrong with a request.
 //
 // The proxy answers itself, before Prism: credentials missing or not of the form of the operation's security
-// scheme (its `bearerFormat`) → the operation's documented 401; a JSON body that does not parse or is not UTF-8 →
+// scheme (its `bearerFormat`) → the operation's documented 401; an `X-Store-Id` missing or not a uuid → the
+// contract's 400 naming it, alone, as the server answers it; a JSON body that does not parse or is not UTF-8 →
 // the contract's 400 naming the body, with the headers the operation's 400 requires; so is text no store can
 // keep, or a query integer not in decimal digits, alone, as the server answers them. The rest of what the
 // contract refuses and Prism accepts (narrower-rules.ts) is asked of Prism as the operation's 400, with the
@@ -40,6 +41,7 @@ import {
 import { credentialProblem, type FindOperation, operationRouter } from './credentials.ts';
 import { type NarrowerRules, narrowerRules } from './narrower-rules.ts';
 import { startPrismOnFreePort } from './prism-process.ts';
+import { storeIdProblem } from './store-id.ts';
 import type { Detail } from './violations.ts';
 
 export type { ContractAnswer, ContractErrors } from './answers.ts';
@@ -119,8 +121,8 @@ interface Upstream {
 }
 
 /**
- * What the proxy answers before asking Prism, if anything: a path with an empty segment, wrong credentials, a
- * body that is not JSON.
+ * What the proxy answers before asking Prism, if anything, in the server's order: a path with an empty segment,
+ * wrong credentials, an `X-Store-Id` missing or not of its format, a body that is not JSON.
  */
 function answerFirst(
   up: Upstream,
@@ -138,6 +140,8 @@ function answerFirst(
     const responses = isObject(operation.raw.responses) ? operation.raw.responses : {};
     return exampleAnswer(up.contract, responses['401']) ?? up.errors.unauthorized;
   }
+  const storeId = operation && storeIdProblem(up.contract, operation, req.headers);
+  if (storeId) return withDetails(up.errors.badRequest, [storeId]);
   return 'refused' in json ? withDetails(up.errors.badRequest, [json.refused]) : undefined;
 }
 

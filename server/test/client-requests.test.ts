@@ -278,6 +278,22 @@ describe('the mock and the server agree on which requests they accept', () => {
     ],
     ['X-Store-Id not a uuid', { url: '/api/v1/products', headers: { 'x-store-id': 'nope' } }],
     ['no X-Store-Id', { url: '/api/v1/products', headers: { 'x-store-id': undefined } }],
+    [
+      'X-Store-Id not a uuid, and a body wrong too',
+      { method: 'POST', url: '/api/v1/products', body: '{"name":1}', headers: { 'x-store-id': 'nope' } },
+    ],
+    [
+      'X-Store-Id not a uuid, and a body that is not JSON',
+      { method: 'POST', url: '/api/v1/products', body: '{', headers: { 'x-store-id': 'nope' } },
+    ],
+    ['no X-Store-Id, and a query out of bounds', { url: '/api/v1/products?page=0', headers: { 'x-store-id': '' } }],
+    [
+      'X-Store-Id with a urn: prefix, and a query integer in another notation',
+      {
+        url: '/api/v1/products?page=Infinity',
+        headers: { 'x-store-id': 'urn:uuid:6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' },
+      },
+    ],
   ];
   it.each(refusedAlike)('both word and order the details alike: %s', async (_name, given) => {
     const ask: Ask = (baseUrl, credentials) => {
