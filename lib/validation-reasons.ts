@@ -17,6 +17,12 @@ export const VALIDATION_REASONS: Readonly<Record<string, string>> = {
   maxItems: 'itens demais',
   uniqueItems: 'itens repetidos',
   additionalProperties: 'campo não permitido',
+  minProperties: 'envie ao menos um campo',
+  maxProperties: 'campos demais',
+  oneOf: 'não corresponde a nenhuma das formas aceitas',
+  anyOf: 'não corresponde a nenhuma das formas aceitas',
+  discriminator: 'tipo de passo inválido',
+  if: 'não atende às regras condicionais do esquema',
 };
 
 /** A reason for a failed keyword, with the validator's own message in parentheses when there is one. */
@@ -24,4 +30,9 @@ export function validationReason(keyword: string, message?: string): string {
   const reason = VALIDATION_REASONS[keyword];
   if (!reason) return message ?? 'inválido';
   return message ? `${reason} (${message})` : reason;
+}
+
+/** The reason for a body that is not JSON: the parser's own account of where it stopped (`JSON.parse`'s message). */
+export function malformedJsonReason(parserMessage: string): string {
+  return `JSON malformado: ${parserMessage}`;
 }

@@ -16,6 +16,7 @@ import YAML from 'yaml';
 import { runSuite } from '../../conformance-tests/lib/suite.ts';
 import { RATE_LIMIT } from '../../conformance-tests/test-helpers/targets.ts';
 import { isUnstorableTextReason } from '../../lib/storable-text.ts';
+import { malformedJsonReason } from '../../lib/validation-reasons.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SPEC = path.join(ROOT, 'openapi.yaml');
@@ -85,7 +86,7 @@ function basisOf(status: number, body: string, rules: Set<string>): string {
   const bases = details.map((detail) => {
     if (detail.rule) return rules.has(detail.rule) ? `rule ${detail.rule}` : `unstated: rule ${detail.rule}`;
     if (detail.location === 'header') return `header ${detail.path}`;
-    if (detail.path === '' && detail.reason === 'JSON malformado') return 'malformed JSON';
+    if (detail.path === '' && detail.reason?.startsWith(malformedJsonReason(''))) return 'malformed JSON';
     // The contract's "Text and nesting" rule (info), stated in prose: no schema keyword carries it.
     if (detail.reason && isUnstorableTextReason(detail.reason)) return 'rule text-and-nesting';
     if (detail.reason && SCHEMA_REASON.test(detail.reason)) return `schema ${detail.reason.split(' (')[0]}`;

@@ -19,6 +19,7 @@ import { requireDecimalQueryIntegers } from './http/query-integers.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { ReplyCache } from './http/reply-cache.ts';
 import { requestLog } from './http/request-log.ts';
+import { requireDeclaredBody } from './http/required-body.ts';
 import { contractRoutes } from './http/routes.ts';
 import { noteBodyNotUtf8, requireStorableInput } from './http/storable-input.ts';
 import { trimValidatorStartUp } from './http/validator-start-up.ts';
@@ -108,6 +109,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
     requireDecimalQueryIntegers,
     lowercaseBodyUuids,
     ...validator.slice(lookup + 1),
+    requireDeclaredBody,
   ];
 
   const app = express();

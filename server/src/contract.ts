@@ -6,6 +6,7 @@ import {
   CONTRACT_PATH,
   type ContractDocument,
   type Operation as ContractOperation,
+  isObject,
   readContract,
   requestIdRule,
 } from '../../lib/contract.ts';
@@ -41,6 +42,8 @@ export interface Operation {
   perStoreLimit: number | undefined;
   /** Its query parameters of type integer, whose text must be decimal digits (lib/query-integers.ts). */
   queryIntegers: string[];
+  /** Whether its request body is required (`requestBody.required`). */
+  bodyRequired: boolean;
 }
 
 /** openapi.yaml, read once: the operations below and the validator's document both come from it. */
@@ -64,6 +67,7 @@ function operationsOf(contract: ContractDocument): Operation[] {
       perStoreLimit:
         typeof operation.raw['x-per-store-limit'] === 'number' ? operation.raw['x-per-store-limit'] : undefined,
       queryIntegers: queryIntegerNames(contract, operation.parameters),
+      bodyRequired: isObject(operation.raw.requestBody) && operation.raw.requestBody.required === true,
     };
   });
 }

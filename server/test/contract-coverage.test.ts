@@ -13,6 +13,7 @@ const operation = (operationId: string, method: Operation['method'], contractPat
   idempotent: false,
   perStoreLimit: undefined,
   queryIntegers: [],
+  bodyRequired: false,
 });
 
 /** A tiny contract: two operations on one path and one on another. */

@@ -243,6 +243,39 @@ describe.each(engines)('hostile input on %s', (engine) => {
     }
     expect(failures).toEqual([]);
   }, 120_000);
+
+  it('answers every operation whose body is required, sent none, with 400 naming the body, and changes nothing', async () => {
+    const required = contractOperations.filter((op) => op.bodyRequired);
+    expect(required.length).toBeGreaterThan(40);
+    const missing = {
+      success: false,
+      error: {
+        message: 'Os dados enviados são inválidos.',
+        code: 'VALIDATION_ERROR',
+        details: [{ location: 'body', path: '', reason: "campo obrigatório (must have required property 'body')" }],
+      },
+      meta: { timestamp: expect.any(String), status: 400 },
+    };
+    const readProduct = () =>
+      rawRequest(server.baseUrl, 'GET', `/api/v1/products/${ids.get('productId')}`, { headers: tenant.headers });
+    const before = await readProduct();
+    expect(before.status).toBe(200);
+    for (const op of required) {
+      // No body at all, and a body of no bytes: the same request to the contract.
+      for (const body of [undefined, '']) {
+        const answer = await rawRequest(server.baseUrl, op.method.toUpperCase(), pathOf(op), {
+          headers: { ...headersFor(op), 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body }),
+        });
+        expect({ operation: op.operationId, status: answer.status, body: answer.body }).toEqual({
+          operation: op.operationId,
+          status: 400,
+          body: missing,
+        });
+      }
+    }
+    expect((await readProduct()).body).toEqual(before.body);
+  }, 60_000);
 });
 
 /** The 400 VALIDATION_ERROR envelope with these details. */

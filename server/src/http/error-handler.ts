@@ -1,9 +1,10 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { components } from '../../../generated/openapi.ts';
-import { VALIDATION_REASONS } from '../../../lib/validation-reasons.ts';
-import { ApiError, detail, type ErrorCode, type ErrorDetail, errorBody } from '../errors.ts';
+import { malformedJsonReason, VALIDATION_REASONS } from '../../../lib/validation-reasons.ts';
+import { ApiError, detail, type ErrorCode, type ErrorDetail, errorBody, validationError } from '../errors.ts';
 import { RateLimitedError } from './authenticate.ts';
+import { MISSING_BODY, missingRequiredBody } from './required-body.ts';
 
 type RateLimitBody = components['schemas']['RateLimitResponse'];
 
@@ -19,6 +20,8 @@ interface ValidatorError {
 interface ParserError {
   type: string;
   status?: number;
+  /** For a body that is not JSON, JSON.parse's own message. */
+  message?: string;
 }
 
 const LOCATIONS: Record<string, ErrorDetail['location']> = {
@@ -30,38 +33,30 @@ const LOCATIONS: Record<string, ErrorDetail['location']> = {
   header: 'header',
 };
 
-/**
- * Portuguese reasons for the JSON Schema keywords the validator reports: the ones the mock shares, plus the
- * keywords only the server's validator words.
- */
-const REASONS: Readonly<Record<string, string>> = {
-  ...VALIDATION_REASONS,
-  minProperties: 'envie ao menos um campo',
-  maxProperties: 'campos demais',
-  oneOf: 'não corresponde a nenhuma das formas aceitas',
-  anyOf: 'não corresponde a nenhuma das formas aceitas',
-  discriminator: 'tipo de passo inválido',
-  if: 'não atende às regras condicionais do esquema',
-};
-
 function toDetail(item: NonNullable<ValidatorError['errors']>[number]): ErrorDetail {
   // Paths look like `/body/logistics/weight` or `/query/limit`; the first segment is where the field lives.
   const segments = (item.path ?? '').replace(/^[./]/, '').split(/[./]/).filter(Boolean);
   const location = LOCATIONS[segments[0] ?? ''] ?? 'body';
   const keyword = (item.errorCode ?? '').replace(/\.openapi\.(validation|requestValidation)$/, '');
-  const reason = REASONS[keyword] ? `${REASONS[keyword]} (${item.message ?? keyword})` : (item.message ?? 'inválido');
+  const reason = VALIDATION_REASONS[keyword]
+    ? `${VALIDATION_REASONS[keyword]} (${item.message ?? keyword})`
+    : (item.message ?? 'inválido');
   const path = segments.slice(1).join('.');
   return detail(location, location === 'header' ? path.toLowerCase() : path, reason);
 }
 
-function classify(error: unknown): ApiError | undefined {
+/** The validator's details, and last the missing body it does not name where the body has no required property. */
+function withMissingBody(details: ErrorDetail[], req: Request): ErrorDetail[] {
+  const named = details.some((item) => item.location === 'body' && item.path === '');
+  return missingRequiredBody(req) && !named ? [...details, MISSING_BODY] : details;
+}
+
+function classify(error: unknown, req: Request): ApiError | undefined {
   if (error instanceof ApiError) return error;
   const parser = error as ParserError;
   if (typeof parser?.type === 'string') {
     if (parser.type === 'entity.parse.failed') {
-      return new ApiError(400, 'VALIDATION_ERROR', 'O corpo da requisição não é um JSON válido.', [
-        detail('body', '', 'JSON malformado'),
-      ]);
+      return validationError([detail('body', '', malformedJsonReason(parser.message ?? ''))]);
     }
     if (parser.type === 'entity.too.large') return new ApiError(413, 'PAYLOAD_TOO_LARGE');
     if (parser.type === 'encoding.unsupported' || parser.type === 'charset.unsupported') {
@@ -78,7 +73,8 @@ function classify(error: unknown): ApiError | undefined {
   };
   const code = typeof validator?.status === 'number' ? byStatus[validator.status] : undefined;
   if (!code) return undefined;
-  const details = code === 'VALIDATION_ERROR' ? (validator.errors ?? []).map(toDetail) : undefined;
+  const details =
+    code === 'VALIDATION_ERROR' ? withMissingBody((validator.errors ?? []).map(toDetail), req) : undefined;
   return new ApiError(validator.status, code, undefined, details);
 }
 
@@ -99,7 +95,7 @@ export const errorHandler =
       res.status(429).setHeader('Retry-After', String(error.retryAfter)).json(body);
       return;
     }
-    const known = classify(error);
+    const known = classify(error, req);
     const apiError = known ?? new ApiError(500, 'INTERNAL_ERROR');
     if (!known || apiError.status >= 500) {
       (req.storefront?.log ?? logger).error({ err: error }, 'request failed');
