@@ -26,7 +26,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ContractDocument, isObject, type Operation, requestIdRule } from '../../lib/contract.ts';
 import { BODY_NOT_UTF8 } from '../../lib/storable-text.ts';
-import { validationReason } from '../../lib/validation-reasons.ts';
+import { malformedJsonReason } from '../../lib/validation-reasons.ts';
 import {
   type ContractAnswer,
   type ContractErrors,
@@ -102,8 +102,7 @@ function jsonBody(req: http.IncomingMessage, body: Buffer): JsonBody {
   try {
     return { value: JSON.parse(body.toString('utf8')) };
   } catch (error) {
-    const reason = validationReason('json', `JSON malformado: ${(error as Error).message}`);
-    return { refused: { location: 'body', path: '', reason } };
+    return { refused: { location: 'body', path: '', reason: malformedJsonReason((error as Error).message) } };
   }
 }
 
@@ -150,6 +149,12 @@ function answerFirst(
  * (narrower-rules.ts): Prism is asked for the operation's documented 400 (`Prefer: code=400`, so the answer has
  * the headers the contract gives it) and they lead its details.
  */
+/** No body for Prism: the request's framing of one taken off, nothing to send. */
+function withoutBody(req: http.IncomingMessage): Buffer {
+  for (const name of ['content-length', 'content-type', 'transfer-encoding']) delete req.headers[name];
+  return Buffer.alloc(0);
+}
+
 function forward(
   up: Upstream,
   req: http.IncomingMessage,
@@ -160,6 +165,8 @@ function forward(
   retry = true,
 ) {
   if (refused.length > 0) req.headers.prefer = 'code=400';
+  // An operation without a request body ignores one, as the server does; Prism would refuse it without a detail.
+  const sent = operation && operation.raw.requestBody === undefined ? withoutBody(req) : body;
   // Requests are buffered (small JSON) so that one whose kept-alive connection Prism closed at that very moment
   // (ECONNRESET before any answer) can be sent again on a fresh connection.
   const upstream = http.request(
@@ -186,7 +193,7 @@ function forward(
     send(res, undefined, internalError(up.errors, 'O mock não conseguiu falar com o Prism.'));
   });
   res.once('close', () => upstream.destroy());
-  upstream.end(body);
+  upstream.end(sent);
 }
 
 function handler(up: Upstream): http.RequestListener {

@@ -257,44 +257,52 @@ describe('the mock and the server agree on which requests they accept', () => {
   });
 
   // A partner's test that reads `details` on the mock reads the same on the server: the same words, in the same order.
-  const refusedAlike: [string, { method?: 'GET' | 'POST'; url: string; body?: string; headers?: object }][] = [
+  const refusedAlike: [string, { method?: 'GET' | 'POST' | 'PATCH'; url: string; body?: string; headers?: object }][] =
     [
-      'a body wrong in every way',
-      {
-        method: 'POST',
-        url: '/api/v1/products',
-        body: '{"name":"ab","type":"X","price":-1,"zzz":1,"logistics":{"q":1}}',
-      },
-    ],
-    ['an empty object', { method: 'POST', url: '/api/v1/products', body: '{}' }],
-    ['no body', { method: 'POST', url: '/api/v1/products', body: '' }],
-    ['an array for an object', { method: 'POST', url: '/api/v1/products', body: '[]' }],
-    ['four query parameters', { url: '/api/v1/products?categoryId=x&status=NOPE&limit=500&page=0' }],
-    ['a query integer in another notation beside a bound', { url: '/api/v1/products?limit=0&page=Infinity' }],
-    ['the path and the query', { url: '/api/v1/webhooks/xyz/deliveries?page=0&limit=0' }],
-    [
-      'a header and the body',
-      { method: 'POST', url: '/api/v1/products', body: '{"name":5}', headers: { 'idempotency-key': 'a b' } },
-    ],
-    ['X-Store-Id not a uuid', { url: '/api/v1/products', headers: { 'x-store-id': 'nope' } }],
-    ['no X-Store-Id', { url: '/api/v1/products', headers: { 'x-store-id': undefined } }],
-    [
-      'X-Store-Id not a uuid, and a body wrong too',
-      { method: 'POST', url: '/api/v1/products', body: '{"name":1}', headers: { 'x-store-id': 'nope' } },
-    ],
-    [
-      'X-Store-Id not a uuid, and a body that is not JSON',
-      { method: 'POST', url: '/api/v1/products', body: '{', headers: { 'x-store-id': 'nope' } },
-    ],
-    ['no X-Store-Id, and a query out of bounds', { url: '/api/v1/products?page=0', headers: { 'x-store-id': '' } }],
-    [
-      'X-Store-Id with a urn: prefix, and a query integer in another notation',
-      {
-        url: '/api/v1/products?page=Infinity',
-        headers: { 'x-store-id': 'urn:uuid:6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' },
-      },
-    ],
-  ];
+      [
+        'a body wrong in every way',
+        {
+          method: 'POST',
+          url: '/api/v1/products',
+          body: '{"name":"ab","type":"X","price":-1,"zzz":1,"logistics":{"q":1}}',
+        },
+      ],
+      ['an empty object', { method: 'POST', url: '/api/v1/products', body: '{}' }],
+      ['no body', { method: 'POST', url: '/api/v1/products', body: '' }],
+      ['an array for an object', { method: 'POST', url: '/api/v1/products', body: '[]' }],
+      ['four query parameters', { url: '/api/v1/products?categoryId=x&status=NOPE&limit=500&page=0' }],
+      ['a query integer in another notation beside a bound', { url: '/api/v1/products?limit=0&page=Infinity' }],
+      ['the path and the query', { url: '/api/v1/webhooks/xyz/deliveries?page=0&limit=0' }],
+      [
+        'a header and the body',
+        { method: 'POST', url: '/api/v1/products', body: '{"name":5}', headers: { 'idempotency-key': 'a b' } },
+      ],
+      ['X-Store-Id not a uuid', { url: '/api/v1/products', headers: { 'x-store-id': 'nope' } }],
+      ['no X-Store-Id', { url: '/api/v1/products', headers: { 'x-store-id': undefined } }],
+      ['a body that is not JSON', { method: 'POST', url: '/api/v1/products', body: '{"name":' }],
+      ['an update without a body', { method: 'PATCH', url: '/api/v1/products/6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' }],
+      ['an update without a body, its id not a uuid', { method: 'PATCH', url: '/api/v1/products/xyz' }],
+      [
+        'an update with no field',
+        { method: 'PATCH', url: '/api/v1/products/6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', body: '{}' },
+      ],
+      [
+        'X-Store-Id not a uuid, and a body wrong too',
+        { method: 'POST', url: '/api/v1/products', body: '{"name":1}', headers: { 'x-store-id': 'nope' } },
+      ],
+      [
+        'X-Store-Id not a uuid, and a body that is not JSON',
+        { method: 'POST', url: '/api/v1/products', body: '{', headers: { 'x-store-id': 'nope' } },
+      ],
+      ['no X-Store-Id, and a query out of bounds', { url: '/api/v1/products?page=0', headers: { 'x-store-id': '' } }],
+      [
+        'X-Store-Id with a urn: prefix, and a query integer in another notation',
+        {
+          url: '/api/v1/products?page=Infinity',
+          headers: { 'x-store-id': 'urn:uuid:6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' },
+        },
+      ],
+    ];
   it.each(refusedAlike)('both word and order the details alike: %s', async (_name, given) => {
     const ask: Ask = (baseUrl, credentials) => {
       const headers = Object.fromEntries(
