@@ -353,6 +353,22 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     expect(res.headers.get('idempotent-replayed')).toBeNull();
   });
 
+  it('answers a body sent to an operation that takes none as if there were none, as the server does', async () => {
+    const operation = contract.listOperations().find((o) => o.method === 'post' && o.raw.requestBody === undefined);
+    if (!operation) throw new Error('openapi.yaml has no POST without a request body');
+    const url = `${mock.url}${operation.path.replace(/\{[^}]+\}/g, storeId)}`;
+    const withBody = await fetch(url, { method: 'POST', headers: headers(`Bearer ${key}`), body: '{"x":1}' });
+    const without = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'x-store-id': storeId },
+    });
+    expect(withBody.status).toBeLessThan(300);
+    expect({ status: withBody.status, body: await withBody.json() }).toEqual({
+      status: without.status,
+      body: await without.json(),
+    });
+  });
+
   it('prints only its own address at start, and stops cleanly (taking Prism along) on SIGTERM', async () => {
     const child = spawn(process.execPath, [path.join(ROOT, 'scripts/mock/mock.ts')], {
       cwd: ROOT,
