@@ -7,10 +7,19 @@ import { ApiError, type ErrorCode } from '../src/errors.ts';
 interface ErrorExample {
   value?: { success?: boolean; error?: { code?: ErrorCode; message?: string } };
 }
-const examples = Object.entries(
-  (YAML.parse(readFileSync(CONTRACT_PATH, 'utf8')) as { components: { examples: Record<string, ErrorExample> } })
-    .components.examples,
-).flatMap(([name, { value }]) =>
+const { components } = YAML.parse(readFileSync(CONTRACT_PATH, 'utf8')) as {
+  components: {
+    examples: Record<string, ErrorExample>;
+    schemas: { ErrorResponse: { 'x-unlisted-answers': NonNullable<ErrorExample['value']>[] } };
+  };
+};
+// The named examples of responses, and the answers any operation may give beyond them (`x-unlisted-answers`).
+const examples = [
+  ...Object.entries(components.examples),
+  ...components.schemas.ErrorResponse['x-unlisted-answers'].map(
+    (value, index) => [`ErrorResponse.x-unlisted-answers[${index}]`, { value }] as const,
+  ),
+].flatMap(([name, { value }]) =>
   value?.success === false && value.error?.code && value.error.message
     ? [{ name, code: value.error.code, message: value.error.message }]
     : [],

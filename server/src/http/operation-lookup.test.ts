@@ -64,7 +64,7 @@ describeEngines('operation look-up', () => {
     const notAllowed = await raw(server.baseUrl, 'PUT', '/api/v1/products', tenant.headers);
     expect(notAllowed).toEqual({
       status: 405,
-      allow: 'POST, GET, HEAD',
+      allow: 'GET, POST, HEAD',
       body: envelope(405, 'METHOD_NOT_ALLOWED', 'Método não permitido para esta rota.'),
     });
     for (const path of ['/api/v1/nope', '/api/v1/products/', '/api/v1/Products', '/API/V1/PRODUCTS']) {

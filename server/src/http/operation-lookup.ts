@@ -42,9 +42,12 @@ const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head',
 const segmentsOf = (path: string) =>
   (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/').length;
 
-/** The `Allow` of a path: its operations' methods, and HEAD where it has GET (a HEAD is answered as its GET). */
-function allowed(keys: string[]): string {
-  const methods = keys.filter((key) => HTTP_METHODS.has(key.toLowerCase()));
+/**
+ * The `Allow` of a path: its operations' methods in the contract's order, and HEAD where it has GET (a HEAD is
+ * answered as its GET). The mock lists them the same way (scripts/mock/methods.ts).
+ */
+function allowed(operations: string[]): string {
+  const methods = operations.map((method) => method.toUpperCase());
   return (methods.includes('GET') ? [...methods, 'HEAD'] : methods).join(', ');
 }
 
@@ -71,7 +74,7 @@ function compileRoutes(
       paramNames: keys.map((key) => key.name),
       requestSchemas: new Map(operations.map((method) => [method, context.apiDoc.paths[pathKey]?.[method]])),
       responseSchemas: new Map(operations.map((method) => [method, responseApiDoc?.paths[pathKey]?.[method]])),
-      allow: allowed(Object.keys(context.openApiRouteMap[openApiRoute] ?? {})),
+      allow: allowed(operations),
     };
     const length = segmentsOf(expressRoute);
     bySegments.set(length, [...(bySegments.get(length) ?? []), route]);
