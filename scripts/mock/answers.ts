@@ -10,6 +10,8 @@ import { type Detail, inServerOrder, parseViolations, requestViolations, violati
 export interface ContractAnswer {
   status: number;
   body: Json;
+  /** Headers the answer needs beyond the usual ones (a 405's `Allow`). */
+  headers?: Record<string, string>;
 }
 
 /** What the proxy answers instead of Prism's own problem+json, keyed by the failure. */
@@ -18,6 +20,7 @@ export interface ContractErrors {
   badRequest: ContractAnswer;
   notFound: ContractAnswer;
   routeNotFound: ContractAnswer;
+  methodNotAllowed: ContractAnswer;
 }
 
 export interface PrismReply {
@@ -63,7 +66,23 @@ export function loadContractErrors(contract: ContractDocument): ContractErrors {
     notFound: sharedAnswer(contract, 'NotFound'),
     // An unknown path: the NotFound response's `RouteNotFound` example where the contract has one.
     routeNotFound: sharedAnswer(contract, 'NotFound', 'RouteNotFound'),
+    methodNotAllowed: unlistedAnswer(contract, 405),
   };
+}
+
+/**
+ * The contract's answer for `status` among those any operation may give beyond its listed responses
+ * (`x-unlisted-answers` of the ErrorResponse schema).
+ */
+function unlistedAnswer(contract: ContractDocument, status: number): ContractAnswer {
+  const schemas = isObject(contract.doc.components) ? contract.doc.components.schemas : undefined;
+  const schema = isObject(schemas) ? schemas.ErrorResponse : undefined;
+  const answers = isObject(schema) && Array.isArray(schema['x-unlisted-answers']) ? schema['x-unlisted-answers'] : [];
+  const body = answers.find((answer) => statusOf(answer) === status);
+  if (body === undefined) {
+    throw new Error(`The mock needs #/components/schemas/ErrorResponse/x-unlisted-answers with meta.status ${status}.`);
+  }
+  return { status, body };
 }
 
 /**

@@ -353,6 +353,20 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     expect(res.headers.get('idempotent-replayed')).toBeNull();
   });
 
+  it("sends none of Prism's own headers the server does not send: no CORS, no sl-violations", async () => {
+    const sent = [
+      await fetch(`${mock.url}/api/v1/products`, {
+        headers: headers(`Bearer ${key}`, { origin: 'https://shop.example' }),
+      }),
+      await fetch(`${mock.url}/api/v1/products?page=0`, { headers: headers(`Bearer ${key}`) }),
+    ];
+    expect(sent.map((res) => res.status)).toEqual([200, 400]);
+    for (const res of sent) {
+      const names = [...res.headers.keys()];
+      expect(names.filter((name) => name.startsWith('access-control-') || name === 'sl-violations')).toEqual([]);
+    }
+  });
+
   it('answers a body sent to an operation that takes none as if there were none, as the server does', async () => {
     const operation = contract.listOperations().find((o) => o.method === 'post' && o.raw.requestBody === undefined);
     if (!operation) throw new Error('openapi.yaml has no POST without a request body');

@@ -39,6 +39,7 @@ import {
   withDetails,
 } from './answers.ts';
 import { credentialProblem, type FindOperation, operationRouter } from './credentials.ts';
+import { type AllowOf, allowOf } from './methods.ts';
 import { type NarrowerRules, narrowerRules } from './narrower-rules.ts';
 import { startPrismOnFreePort } from './prism-process.ts';
 import { storeIdProblem } from './store-id.ts';
@@ -50,8 +51,11 @@ export { reconcile } from './answers.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** How long a request may take before the mock answers 500 itself (Prism never needs more than milliseconds). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
-/** A stateless mock never replays a request, so it never says it did. */
-const NOT_A_REPLAY = 'idempotent-replayed';
+/**
+ * Prism's headers no server sends: `Idempotent-Replayed` (a stateless mock never replays a request, so it never
+ * says it did) and `sl-violations` (Prism's account of the request, which the proxy turns into `details`).
+ */
+const NOT_THE_SERVERS = new Set(['idempotent-replayed', 'sl-violations']);
 
 export interface MockServer {
   url: string;
@@ -74,8 +78,9 @@ function send(res: http.ServerResponse, reply: PrismReply | undefined, answer: C
   if (res.headersSent || res.writableEnded) return;
   const headers: http.OutgoingHttpHeaders = {};
   for (const [key, value] of Object.entries(reply?.headers ?? {})) {
-    if (!HOP_BY_HOP.has(key) && key !== NOT_A_REPLAY && value !== undefined) headers[key] = value;
+    if (!HOP_BY_HOP.has(key) && !NOT_THE_SERVERS.has(key) && value !== undefined) headers[key] = value;
   }
+  Object.assign(headers, answer?.headers);
   // The request's own id (handler), not Prism's static example.
   headers['x-request-id'] = res.getHeader('x-request-id');
   if (!answer && reply) {
@@ -112,6 +117,7 @@ interface Upstream {
   contract: ContractDocument;
   errors: ContractErrors;
   findOperation: FindOperation;
+  allowOf: AllowOf;
   /** What the contract refuses and Prism accepts (narrower-rules.ts). */
   narrowerRules: NarrowerRules;
   /** Whether a client's X-Request-Id is echoed (undefined: the contract has no rule, never). */
@@ -135,6 +141,9 @@ function answerFirst(
   if (!operation && /\/(\/|$)/.test(url.pathname.slice(1))) {
     return up.errors.routeNotFound;
   }
+  // A path of the contract without this method: the server's 405, before any credential is looked at.
+  const allow = operation ? undefined : up.allowOf(url.pathname);
+  if (allow) return { ...up.errors.methodNotAllowed, headers: { allow } };
   if (operation && credentialProblem(up.contract, operation, req.headers)) {
     const responses = isObject(operation.raw.responses) ? operation.raw.responses : {};
     return exampleAnswer(up.contract, responses['401']) ?? up.errors.unauthorized;
@@ -216,6 +225,8 @@ function handler(up: Upstream): http.RequestListener {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const url = new URL(req.url ?? '/', 'http://mock');
+      // A HEAD is the path's GET without its body, as on the server: Prism is asked the GET, and Node sends no body.
+      if (req.method === 'HEAD' && up.findOperation('GET', url.pathname)) req.method = 'GET';
       const operation = up.findOperation(req.method ?? 'GET', url.pathname);
       const json = jsonBody(req, body);
       const answer = answerFirst(up, req, json, url, operation);
@@ -238,12 +249,14 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const host = options.host ?? '127.0.0.1';
   const contract = ContractDocument.load(spec);
   const { prism, port: prismPort } = await startPrismOnFreePort(spec, host, options.log ?? (() => {}));
+  const findOperation = operationRouter(contract);
   const up: Upstream = {
     host,
     port: prismPort,
     contract,
     errors: loadContractErrors(contract),
-    findOperation: operationRouter(contract),
+    findOperation,
+    allowOf: allowOf(contract, findOperation),
     narrowerRules: narrowerRules(contract),
     isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

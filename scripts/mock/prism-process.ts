@@ -10,7 +10,7 @@ const PRISM_CLI = path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.
 export const freePort = (host: string): Promise<number> => getPort({ host });
 
 async function startPrism(spec: string, host: string, port: number, log: (line: string) => void) {
-  const args = [PRISM_CLI, 'mock', spec, '--host', host, '--port', String(port)];
+  const args = [PRISM_CLI, 'mock', spec, '--host', host, '--port', String(port), '--cors=false'];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   await new Promise<void>((resolve, reject) => {

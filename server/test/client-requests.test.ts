@@ -322,6 +322,40 @@ describe('the mock and the server agree on which requests they accept', () => {
     expectValidationError(fromMock, details);
   });
 
+  it.for([
+    ['DELETE', '/api/v1/products', 'GET, POST, HEAD'],
+    ['OPTIONS', '/api/v1/products', 'GET, POST, HEAD'],
+    ['PUT', '/api/v1/coupons/6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', 'GET, PATCH, HEAD'],
+  ] as const)(
+    'both answer %s %s, a method the path lacks, with the 405 envelope and the same Allow, and no CORS',
+    async ([method, url, allow]) => {
+      // No credentials: the route is looked up before any key is.
+      const answers = await Promise.all([mock.url, server.baseUrl].map((base) => rawRequest(base, method, url, {})));
+      for (const answer of answers) {
+        expect({ status: answer.status, allow: answer.headers.get('allow'), body: answer.body }).toEqual({
+          status: 405,
+          allow,
+          body: {
+            success: false,
+            error: { message: 'Método não permitido para esta rota.', code: 'METHOD_NOT_ALLOWED' },
+            meta: { timestamp: expect.any(String), status: 405 },
+          },
+        });
+        expect([...answer.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+      }
+    },
+  );
+
+  it("both answer a HEAD as the path's GET without its body", async () => {
+    const [fromMock, fromServer] = await askBoth((baseUrl, credentials) =>
+      rawRequest(baseUrl, 'HEAD', '/api/v1/products', { headers: credentials }),
+    );
+    for (const answer of [fromMock, fromServer]) {
+      expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: undefined });
+      expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    }
+  });
+
   it('both word every kind of detail as the validator does', async () => {
     const body = '{"name":"ab","type":"X","price":-1,"zzz":1,"logistics":{"q":1}}';
     for (const answer of await askBoth(postProduct(body))) {
