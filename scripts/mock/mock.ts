@@ -1,18 +1,19 @@
 // `npm run mock`: Prism (static mode, documented examples) behind a small proxy that keeps every answer inside
 // the contract and says what is wrong with a request.
 //
-// The proxy answers itself, before Prism: credentials missing or not of the form of the operation's security
-// scheme (its `bearerFormat`) → the operation's documented 401; an `X-Store-Id` missing or not a uuid → the
-// contract's 400 naming it, alone, as the server answers it; a JSON body that does not parse or is not UTF-8 →
-// the contract's 400 naming the body, with the headers the operation's 400 requires; so is text no store can
-// keep, or a query integer not in decimal digits, alone, as the server answers them. The rest of what the
-// contract refuses and Prism accepts (narrower-rules.ts) is asked of Prism as the operation's 400, with the
-// proxy's details leading Prism's, in the order the server lists them. Of
-// Prism's replies it replaces: its own problem+json errors with the contract's shared
-// responses (Unauthorized, BadRequest, NotFound); the `details` of any 400 with Prism's own violations of the
-// request (`sl-violations`); and it drops `Idempotent-Replayed`, since a stateless mock never replays. A request
-// Prism does not answer within the time-out gets the contract's 500 `INTERNAL_ERROR`. No message, code or
-// status of the contract lives in these files: they are read from the spec at start-up.
+// The proxy answers itself, before Prism, in the server's order of checks: a method the path lacks → the
+// contract's 405 with the server's `Allow` (a HEAD is asked as the path's GET and sent without the body);
+// credentials missing or not of the form of the operation's security scheme (its `bearerFormat`) → the
+// operation's documented 401; an `X-Store-Id` missing or not a uuid → the contract's 400 naming it, alone; a JSON
+// body that does not parse or is not UTF-8 → the contract's 400 naming the body, with the headers the operation's
+// 400 requires; so is text no store can keep, or a query integer not in decimal digits, alone. The rest of what
+// the contract refuses and Prism accepts (narrower-rules.ts) is asked of Prism as the operation's 400, the proxy's
+// details leading Prism's, in the order the server lists them. Of Prism's replies it replaces: its own
+// problem+json errors with the contract's shared responses (Unauthorized, BadRequest, NotFound); the `details` of
+// any 400 with Prism's own violations of the request (`sl-violations`, not passed on); and it drops
+// `Idempotent-Replayed`, since a stateless mock never replays. Prism's CORS headers are off: the server sends
+// none. A request Prism does not answer within the time-out gets the contract's 500 `INTERNAL_ERROR`. No message,
+// code or status of the contract lives in these files: they are read from the spec at start-up.
 //
 //   node scripts/mock/mock.ts [--port N] [--host H] [spec]
 //     (env: PORT=4010, HOST=127.0.0.1, OPENAPI_SPEC, MOCK_TIMEOUT_MS=10000, MOCK_VERBOSE=1 to see Prism's own log)
@@ -153,17 +154,17 @@ function answerFirst(
   return 'refused' in json ? withDetails(up.errors.badRequest, [json.refused]) : undefined;
 }
 
-/**
- * Asks Prism and answers from its reply. `refused` are what the contract refuses and Prism accepts
- * (narrower-rules.ts): Prism is asked for the operation's documented 400 (`Prefer: code=400`, so the answer has
- * the headers the contract gives it) and they lead its details.
- */
 /** No body for Prism: the request's framing of one taken off, nothing to send. */
 function withoutBody(req: http.IncomingMessage): Buffer {
   for (const name of ['content-length', 'content-type', 'transfer-encoding']) delete req.headers[name];
   return Buffer.alloc(0);
 }
 
+/**
+ * Asks Prism and answers from its reply. `refused` are what the contract refuses and Prism accepts
+ * (narrower-rules.ts): Prism is asked for the operation's documented 400 (`Prefer: code=400`, so the answer has
+ * the headers the contract gives it) and they lead its details.
+ */
 function forward(
   up: Upstream,
   req: http.IncomingMessage,
