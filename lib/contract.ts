@@ -45,6 +45,15 @@ export interface NamedExample {
   value: Json;
 }
 
+/**
+ * The `Allow` of a path: its operations' methods in the order the contract writes them, and HEAD where it has GET
+ * (the server and the mock answer a HEAD as the GET, without its body).
+ */
+export function allowHeader(methods: readonly string[]): string {
+  const upper = methods.map((method) => method.toUpperCase());
+  return (upper.includes('GET') ? [...upper, 'HEAD'] : upper).join(', ');
+}
+
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

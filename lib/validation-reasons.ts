@@ -32,6 +32,16 @@ export function validationReason(keyword: string, message?: string): string {
   return message ? `${reason} (${message})` : reason;
 }
 
+/** A property that is missing, worded as the server's validator (ajv) words it. */
+export function missingReason(name: string): string {
+  return validationReason('required', `must have required property '${name}'`);
+}
+
+/** Text that is not of a format of the contract, worded as the server's validator (ajv) words it. */
+export function formatReason(format: string): string {
+  return validationReason('format', `must match format "${format}"`);
+}
+
 /** The reason for a body that is not JSON: the parser's own account of where it stopped (`JSON.parse`'s message). */
 export function malformedJsonReason(parserMessage: string): string {
   return `JSON malformado: ${parserMessage}`;

@@ -1,6 +1,6 @@
 // What a path of the contract allows, as the server lists it in a 405's `Allow`: the path's operations in the
 // order the contract writes them, and HEAD where it has GET (both answer a HEAD as the GET, without its body).
-import { type ContractDocument, isObject, METHODS } from '../../lib/contract.ts';
+import { allowHeader, type ContractDocument, isObject, METHODS } from '../../lib/contract.ts';
 import type { FindOperation } from './credentials.ts';
 
 /** The `Allow` of the contract path a request's path is, or undefined when it is none. */
@@ -13,9 +13,6 @@ export function allowOf(contract: ContractDocument, find: FindOperation): AllowO
     const path = METHODS.map((method) => find(method, pathname)?.path).find((found) => found !== undefined);
     const item = path === undefined ? undefined : contract.deref(paths[path]);
     if (!isObject(item)) return undefined;
-    const methods = Object.keys(item)
-      .filter(isMethod)
-      .map((method) => method.toUpperCase());
-    return (methods.includes('GET') ? [...methods, 'HEAD'] : methods).join(', ');
+    return allowHeader(Object.keys(item).filter(isMethod));
   };
 }

@@ -11,10 +11,8 @@ import { type ContractDocument, isObject, type Operation, type Parameter } from 
 import { CONTRACT_FORMATS, matchesContractFormat } from '../../lib/formats.ts';
 import { integersNotDecimal, queryIntegerNames } from '../../lib/query-integers.ts';
 import { unstorableText } from '../../lib/storable-text.ts';
-import { validationReason } from '../../lib/validation-reasons.ts';
+import { formatReason, validationReason } from '../../lib/validation-reasons.ts';
 import type { Detail } from './violations.ts';
-
-const reason = (format: string) => validationReason('format', `must match format "${format}"`);
 
 /** A path segment as text (as sent when its percent-encoding is broken: Prism refuses it then). */
 function decoded(segment: string): string {
@@ -81,7 +79,7 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
       }
       const format = String(error.params.format ?? '');
       if (error.keyword !== 'format' || !Object.hasOwn(CONTRACT_FORMATS, format)) return [];
-      return [{ location: 'body', path, reason: reason(format) }];
+      return [{ location: 'body', path, reason: formatReason(format) }];
     });
   };
 
@@ -110,7 +108,7 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
       const given = sent(parameter);
       if (typeof given !== 'string' || matchesContractFormat(format, given) !== false) return [];
       const path = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
-      return [{ location: parameter.in, path, reason: reason(format) }];
+      return [{ location: parameter.in, path, reason: formatReason(format) }];
     });
     return { details: [...parameterFormats, ...bodyFormats(operation, body)], alone: false };
   };

@@ -4,7 +4,7 @@
 import type http from 'node:http';
 import { type ContractDocument, isObject, type Operation } from '../../lib/contract.ts';
 import { matchesContractFormat } from '../../lib/formats.ts';
-import { validationReason } from '../../lib/validation-reasons.ts';
+import { formatReason, missingReason } from '../../lib/validation-reasons.ts';
 import type { Detail } from './violations.ts';
 
 const STORE_ID = 'x-store-id';
@@ -21,14 +21,10 @@ export function storeIdProblem(
   // An empty header is no header, as on the server.
   if (!given) {
     if (!parameter.required) return undefined;
-    return {
-      location: 'header',
-      path: STORE_ID,
-      reason: validationReason('required', `must have required property '${STORE_ID}'`),
-    };
+    return { location: 'header', path: STORE_ID, reason: missingReason(STORE_ID) };
   }
   const schema = contract.deref(parameter.schema);
   const format = isObject(schema) && typeof schema.format === 'string' ? schema.format : '';
   if (typeof given === 'string' && matchesContractFormat(format, given) !== false) return undefined;
-  return { location: 'header', path: STORE_ID, reason: validationReason('format', `must match format "${format}"`) };
+  return { location: 'header', path: STORE_ID, reason: formatReason(format) };
 }

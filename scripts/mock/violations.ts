@@ -1,7 +1,7 @@
 // Prism's own account of what is wrong with a request (the `sl-violations` response header) turned into the
 // contract's `error.details`: one entry per failing field, with its location and dotted path.
 import { isObject, type JsonObject } from '../../lib/contract.ts';
-import { validationReason } from '../../lib/validation-reasons.ts';
+import { missingReason, validationReason } from '../../lib/validation-reasons.ts';
 
 export interface PrismViolation {
   location?: string[];
@@ -44,8 +44,6 @@ function namedProperty(violation: PrismViolation): string | undefined {
 
 /** Prism's account of a request without a body, which it places on the request itself: the body's detail. */
 const MISSING_BODY = 'Body parameter is required';
-/** How the server's validator (express-openapi-validator) words a missing body. */
-const MISSING_BODY_AS_SERVER = "must have required property 'body'";
 
 function missingBody(violation: PrismViolation): boolean {
   const [, location = ''] = violation.location ?? [];
@@ -63,9 +61,7 @@ function locationOf(violation: PrismViolation): [string, ...string[]] {
  * ("Request body property name must …", "Request query parameter page must …") and an unknown property's name
  * behind ("…; found 'zzz'"), which a detail already says in its location and path. ajv's messages start at "must".
  */
-function validatorMessage(violation: PrismViolation): string | undefined {
-  const { message } = violation;
-  if (missingBody(violation)) return MISSING_BODY_AS_SERVER;
+function validatorMessage(message: string | undefined): string | undefined {
   const start = message?.startsWith('Request ') ? message.indexOf(' must ') : -1;
   return message && start >= 0 ? message.slice(start + 1).replace(/; found '.*'$/, '') : message;
 }
@@ -86,7 +82,10 @@ export function detailOf(violation: PrismViolation, parameters: string[] = []): 
   return {
     location,
     path: location === 'header' ? path.toLowerCase() : path,
-    reason: validationReason(String(violation.code ?? ''), validatorMessage(violation)),
+    // A missing body is worded as the server's validator words it, where Prism has words of its own.
+    reason: missingBody(violation)
+      ? missingReason('body')
+      : validationReason(String(violation.code ?? ''), validatorMessage(violation.message)),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { UUID } from '../../../lib/uuid.ts';
-import { validationReason } from '../../../lib/validation-reasons.ts';
+import { formatReason, missingReason } from '../../../lib/validation-reasons.ts';
 import { contractOperations, type Operation, type OperationId } from '../contract.ts';
 import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, sameSecret } from '../domain/secrets.ts';
 import { ApiError, detail, validationError } from '../errors.ts';
@@ -13,8 +13,8 @@ const API_KEY = new RegExp(`^Bearer (${API_KEY_PREFIX}[A-Za-z0-9_-]{43})$`, 'i')
 const CHECKOUT_KEY = new RegExp(`^${CHECKOUT_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
 const ADMIN = /^Bearer (\S+)$/i;
 // Worded as the request validator words the same violations of the contract's StoreId parameter (a mock too).
-const STORE_ID_NOT_UUID = validationReason('format', 'must match format "uuid"');
-const STORE_ID_MISSING = validationReason('required', "must have required property 'x-store-id'");
+const STORE_ID_NOT_UUID = formatReason('uuid');
+const STORE_ID_MISSING = missingReason('x-store-id');
 
 export interface AuthenticateDeps {
   credentials: CredentialsRepository;

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { error as validatorErrors } from 'express-openapi-validator';
+import { allowHeader } from '../../../lib/contract.ts';
 import { requireFromValidator } from './validator-internals.ts';
 
 /** What express-openapi-validator's metadata step reads from its OpenApiContext (framework/openapi.context.js). */
@@ -43,15 +44,6 @@ const segmentsOf = (path: string) =>
   (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/').length;
 
 /**
- * The `Allow` of a path: its operations' methods in the contract's order, and HEAD where it has GET (a HEAD is
- * answered as its GET). The mock lists them the same way (scripts/mock/methods.ts).
- */
-function allowed(operations: string[]): string {
-  const methods = operations.map((method) => method.toUpperCase());
-  return (methods.includes('GET') ? [...methods, 'HEAD'] : methods).join(', ');
-}
-
-/**
  * The routes of the contract compiled once and grouped by their number of path segments (a parameter never
  * spans a `/`), in the validator's own order: a request is tried against the few paths of its length only.
  */
@@ -74,7 +66,7 @@ function compileRoutes(
       paramNames: keys.map((key) => key.name),
       requestSchemas: new Map(operations.map((method) => [method, context.apiDoc.paths[pathKey]?.[method]])),
       responseSchemas: new Map(operations.map((method) => [method, responseApiDoc?.paths[pathKey]?.[method]])),
-      allow: allowed(operations),
+      allow: allowHeader(operations),
     };
     const length = segmentsOf(expressRoute);
     bySegments.set(length, [...(bySegments.get(length) ?? []), route]);

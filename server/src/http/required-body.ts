@@ -1,16 +1,12 @@
 import type { Request, RequestHandler } from 'express';
-import { validationReason } from '../../../lib/validation-reasons.ts';
+import { missingReason } from '../../../lib/validation-reasons.ts';
 import { detail, type ErrorDetail, validationError } from '../errors.ts';
 
 /**
  * A required body that was not sent, named as the validator names it where it applies the rule. Worded in the
  * validator's words, as the mock words it too.
  */
-export const MISSING_BODY: ErrorDetail = detail(
-  'body',
-  '',
-  validationReason('required', "must have required property 'body'"),
-);
+export const MISSING_BODY: ErrorDetail = detail('body', '', missingReason('body'));
 
 /**
  * Whether the operation's `requestBody.required` is broken. express-openapi-validator reads the body schema's own
