@@ -1810,7 +1810,7 @@ export interface components {
     schemas: {
         /**
          * Format: uuid
-         * @description Identifier (section 2).
+         * @description Identifier (section 2). **Inferred** — the source says only that identifiers are UUID strings; the reference server assigns version 7 (RFC 9562: the creation time in milliseconds first, then random bits), so that ids created later sort after earlier ones. Treat them as opaque: the contract promises a UUID, not its version.
          * @example 3fa85f64-5717-4562-b3fc-2c963f66afa6
          */
         Uuid: string;

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { allScopes } from './contract.ts';
 import { dataDirError, ensureDataDir } from './data-dir.ts';
 import type { Engine } from './db/database.ts';
 import { now } from './domain/clock.ts';
+import { newId } from './domain/new-id.ts';
 import { API_KEY_PREFIX, hashSecret, newSecret } from './domain/secrets.ts';
 import type { Repositories } from './resources/index.ts';
 
@@ -65,14 +66,14 @@ export async function createDemoStoreIfEmpty(repositories: Repositories): Promis
   if ((await repositories.stores.count()) > 0) return undefined;
   const at = now();
   const store = await repositories.stores.createStore({
-    id: randomUUID(),
+    id: newId(),
     name: 'Loja Demo',
     currency: 'BRL',
     createdAt: at,
   });
   const apiKey = newSecret(API_KEY_PREFIX);
   await repositories.credentials.createApiKey({
-    id: randomUUID(),
+    id: newId(),
     name: 'Demo (all scopes)',
     storeIds: [store.id],
     scopes: allScopes,

@@ -8,6 +8,8 @@ type ProductCreate = components['schemas']['ProductCreate'];
 export const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 /** A lowercase UUID, as the server writes every id. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** The id of a record the server created: a lowercase UUID of version 7 (`server/src/domain/new-id.ts`). */
+export const RECORD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** A timestamp as the server writes it: ISO 8601 UTC with milliseconds. */
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

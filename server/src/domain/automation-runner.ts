@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { AutomationRun } from '../resources/automations/runs-repository.ts';
 import type { Repositories } from '../resources/index.ts';
 import { ACTION_CHANNELS, type Step } from './automation-chain.ts';
 import { now } from './clock.ts';
+import { newId } from './new-id.ts';
 
 /** `{{path.to.value}}` placeholders filled from `context`; unknown ones are left as written. */
 export function render(text: string, context: Record<string, Record<string, string | null>>): string {
@@ -51,7 +51,7 @@ export async function continueRun(
     }
     if (content === undefined) throw new Error(`passo ${step.id ?? position} sem mensagem`);
     return {
-      id: randomUUID(),
+      id: newId(),
       storeId: run.storeId,
       runId: run.id,
       position,

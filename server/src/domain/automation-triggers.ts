@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { AutomationRun } from '../resources/automations/runs-repository.ts';
 import type { Repositories } from '../resources/index.ts';
 import { isTriggerEvent } from './automation-chain.ts';
+import { newId } from './new-id.ts';
 
 export interface TriggeredEvent {
   id: string;
@@ -21,7 +21,7 @@ export async function startAutomations(
 ): Promise<string[]> {
   const automations = await repositories.automations.triggeredBy(storeId, event.name);
   const runs: AutomationRun[] = automations.map((automation) => ({
-    id: randomUUID(),
+    id: newId(),
     storeId,
     automationId: automation.id,
     eventId: event.id,

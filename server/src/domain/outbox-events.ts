@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Repositories } from '../resources/index.ts';
 import { startAutomations, triggerOf } from './automation-triggers.ts';
 import { now } from './clock.ts';
 import type { DomainEvents } from './events.ts';
+import { newId } from './new-id.ts';
 import { isWebhookEvent, newMessageId, type WebhookEventName, webhookMessage } from './webhook-message.ts';
 
 type OutboxRepositories = Pick<Repositories, 'webhookDeliveries' | 'automations' | 'automationRuns'>;
@@ -33,7 +33,7 @@ export function outboxEvents(repositories: OutboxRepositories): DomainEvents {
       if (trigger) {
         const order = payload.order as { id?: unknown } | undefined;
         await startAutomations(repositories, storeId, {
-          id: randomUUID(),
+          id: newId(),
           name: trigger,
           orderId: typeof order?.id === 'string' ? order.id : null,
           acceptedAt: at,

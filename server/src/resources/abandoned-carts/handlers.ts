@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { lineTotal } from '../../domain/pricing.ts';
 import { found } from '../../errors.ts';
 import { plainHandlers } from '../crud-handlers.ts';
@@ -36,7 +36,7 @@ export const abandonedCartHandlers = {
       };
     });
     const at = now();
-    const id = randomUUID();
+    const id = newId();
     const abandonedCart: AbandonedCart = {
       id,
       storeId: store.id,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   checkAutomation,
   insertStep,
@@ -9,6 +8,7 @@ import {
 } from '../../domain/automation-chain.ts';
 import { startAutomations } from '../../domain/automation-triggers.ts';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { found } from '../../errors.ts';
 import { rejectRules, ruleError, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
@@ -33,7 +33,7 @@ export const automationHandlers = {
     rejectRules(await checkAutomation(body, templatesOf(repositories, storeId)));
     const at = now();
     const automation: AutomationRecord = {
-      id: randomUUID(),
+      id: newId(),
       storeId,
       name: body.name,
       trigger_event: body.trigger_event,
@@ -106,7 +106,7 @@ export const automationHandlers = {
 
   async raiseStoreEvent({ path, body }, { repositories }) {
     const store = found(await repositories.stores.find(path.storeId));
-    const event = { id: randomUUID(), name: body.name, orderId: body.orderId ?? null, acceptedAt: now() };
+    const event = { id: newId(), name: body.name, orderId: body.orderId ?? null, acceptedAt: now() };
     const automationRunIds = await startAutomations(repositories, store.id, event);
     return { status: 202, body: ok({ event: { ...event, automationRunIds } }) };
   },

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { slugify } from '../../domain/slug.ts';
 import { detail, duplicateAs, found, referenceNotFound } from '../../errors.ts';
 import { plainHandlers } from '../crud-handlers.ts';
@@ -19,7 +19,7 @@ export const categoryHandlers = {
   async createCategory({ storeId, body }, { repositories }) {
     const at = now();
     const category: CategoryRecord = {
-      id: randomUUID(),
+      id: newId(),
       storeId,
       name: body.name,
       slug: slugify(body.name),

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules.ts';
 import { duplicateAs, found } from '../../errors.ts';
 import { plainHandlers } from '../crud-handlers.ts';
@@ -22,7 +22,7 @@ export const couponHandlers = {
   async createCoupon({ storeId, body }, { repositories }) {
     const at = now();
     const coupon: Coupon = {
-      id: randomUUID(),
+      id: newId(),
       storeId,
       code: body.code,
       description: body.description ?? null,

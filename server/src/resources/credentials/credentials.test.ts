@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
-import { envelopeOf, TIMESTAMP, UNKNOWN } from '../../../test/catalog.ts';
+import { envelopeOf, RECORD_ID, TIMESTAMP, UNKNOWN } from '../../../test/catalog.ts';
 import { clientOf, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { openStore } from '../../db/database.ts';
 
@@ -109,7 +109,7 @@ describeEngines('credentials', () => {
     const checkoutKey = created.data?.data.checkoutKey;
     expect(created.data).toEqual({ success: true, data: { checkoutKey } });
     expect(checkoutKey).toEqual({
-      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      id: expect.stringMatching(RECORD_ID),
       storeId: tenant.storeId,
       createdAt: expect.stringMatching(TIMESTAMP),
       key: expect.stringMatching(/^sf_checkout_[A-Za-z0-9_-]{43}$/),

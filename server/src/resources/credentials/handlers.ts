@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { allScopes } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, newSecret } from '../../domain/secrets.ts';
 import { detail, found, referenceNotFound } from '../../errors.ts';
 import { deleted, type Handlers, ok } from '../operation.ts';
@@ -18,7 +18,7 @@ export const credentialHandlers = {
     if (missing.length > 0) throw referenceNotFound(missing);
     const key = newSecret(API_KEY_PREFIX);
     const apiKey = {
-      id: randomUUID(),
+      id: newId(),
       name: body.name ?? null,
       storeIds,
       scopes,
@@ -37,7 +37,7 @@ export const credentialHandlers = {
   async createCheckoutKey({ path }, { repositories }) {
     const store = found(await repositories.stores.find(path.storeId));
     const key = newSecret(CHECKOUT_KEY_PREFIX);
-    const checkoutKey = { id: randomUUID(), storeId: store.id, createdAt: now() };
+    const checkoutKey = { id: newId(), storeId: store.id, createdAt: now() };
     await repositories.credentials.createCheckoutKey({ ...checkoutKey, keyHash: hashSecret(key) });
     return { status: 201, body: ok({ checkoutKey: { ...checkoutKey, key } }) };
   },

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
 import { documentProblem } from '../../domain/contact.ts';
+import { newId } from '../../domain/new-id.ts';
 import { duplicateAs, found, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
@@ -33,7 +33,7 @@ export const customerHandlers = {
   async createCustomer({ storeId, body }, deps) {
     const at = now();
     const record: CustomerRecord = {
-      id: randomUUID(),
+      id: newId(),
       storeId,
       name: body.name,
       email: body.email,

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { requireWindow } from '../../domain/offer-rules.ts';
 import { found } from '../../errors.ts';
 import { type RuleIssue, rejectRules, ruleViolation } from '../../rules.ts';
@@ -17,7 +17,7 @@ const ITEM_RANGE_FIELDS = ['itemRangeStart', 'itemRangeEnd', 'itemRangeOrderBy']
 
 /** A new tier (fresh id); `position` defaults to the tier's index in the sent array. */
 const tierOf = (tier: TierInput, index: number): DiscountRangeTier => ({
-  id: randomUUID(),
+  id: newId(),
   minValue: tier.minValue ?? null,
   maxValue: tier.maxValue ?? null,
   minQuantity: tier.minQuantity ?? null,
@@ -159,7 +159,7 @@ export const discountRangeHandlers = {
     const at = now();
     const tiers = sentTiersOf(body.tiers);
     const draft: DiscountRange = {
-      id: randomUUID(),
+      id: newId(),
       storeId,
       name: body.name,
       ruleType: body.ruleType,

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { requireWindow } from '../../domain/offer-rules.ts';
 import { found } from '../../errors.ts';
 import { plainHandlers } from '../crud-handlers.ts';
@@ -13,7 +13,7 @@ export const giftHandlers = {
   async createGift({ storeId, body }, { repositories }) {
     const at = now();
     const gift: Gift = {
-      id: randomUUID(),
+      id: newId(),
       storeId,
       startsAt: null,
       endsAt: null,

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { found } from '../../errors.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
@@ -15,7 +15,7 @@ export const kitHandlers = {
   async createKit({ storeId, body }, { repositories }) {
     await requireReferences(repositories, storeId, itemReferences(body.items));
     const at = now();
-    const kit: Kit = { id: randomUUID(), storeId, description: null, ...body, createdAt: at, updatedAt: at };
+    const kit: Kit = { id: newId(), storeId, description: null, ...body, createdAt: at, updatedAt: at };
     await repositories.kits.createKit(kit);
     return { status: 201, body: ok({ kit }) };
   },

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { found } from '../../errors.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
@@ -12,7 +12,7 @@ export const leadHandlers = {
     const store = found(await repositories.stores.find(path.storeId.toLowerCase()));
     const at = now();
     const lead: Lead = {
-      id: randomUUID(),
+      id: newId(),
       storeId: store.id,
       name: body.name ?? null,
       email: body.email,

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { found } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
@@ -19,7 +19,7 @@ export const metatagHandlers = {
   async createMetatag({ storeId, body }, { repositories }) {
     checkPages(body.pages);
     const at = now();
-    const metatag: Metatag = { id: randomUUID(), storeId, ...body, createdAt: at, updatedAt: at };
+    const metatag: Metatag = { id: newId(), storeId, ...body, createdAt: at, updatedAt: at };
     await repositories.metatags.createMetatag(metatag);
     return { status: 201, body: ok({ metatag }) };
   },

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules.ts';
 import { discountedPrice } from '../../domain/pricing.ts';
 import { detail, found, referenceNotFound } from '../../errors.ts';
@@ -77,7 +77,7 @@ export const orderBumpHandlers = {
     const at = now();
     // The fields a create may leave out and the contract gives no default: absent means none (null or empty).
     const bump: OrderBump = {
-      id: randomUUID(),
+      id: newId(),
       storeId,
       description: null,
       productVariantId: null,

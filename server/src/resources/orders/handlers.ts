@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { lineTotal, toCents } from '../../domain/pricing.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
@@ -88,7 +88,7 @@ async function orderItems(
   return requested.map((item, index) => {
     const line = lines[index];
     return {
-      id: randomUUID(),
+      id: newId(),
       productId: line?.productId ?? null,
       variantId: item.variantId ?? line?.variantId ?? null,
       name: item.name ?? line?.name ?? DEFAULT_ITEM.name,
@@ -176,7 +176,7 @@ export const orderHandlers = {
     const paymentMethod = body.paymentMethod ?? 'pix';
     const at = now();
     const record: OrderRecord = {
-      id: randomUUID(),
+      id: newId(),
       storeId: store.id,
       status: body.status ?? 'PAID',
       total: totalCents / 100,
@@ -196,7 +196,7 @@ export const orderHandlers = {
       updatedAt: at,
     };
     const buyer: CustomerRecord = {
-      id: randomUUID(),
+      id: newId(),
       storeId: store.id,
       name: customer.name,
       email: customer.email,
@@ -228,7 +228,7 @@ export const orderHandlers = {
       storeId,
       order.id,
       {
-        id: randomUUID(),
+        id: newId(),
         status: body.status,
         label,
         createdAt: at,

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { duplicateAs, found } from '../../errors.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
@@ -18,7 +18,7 @@ export const paymentDiscountHandlers = {
 
   async createPaymentDiscount({ storeId, body }, { repositories }) {
     const at = now();
-    const paymentDiscount: PaymentDiscount = { id: randomUUID(), storeId, ...body, createdAt: at, updatedAt: at };
+    const paymentDiscount: PaymentDiscount = { id: newId(), storeId, ...body, createdAt: at, updatedAt: at };
     await duplicateAs(
       repositories.paymentDiscounts.createPaymentDiscount(paymentDiscount),
       ...methodTaken(paymentDiscount),

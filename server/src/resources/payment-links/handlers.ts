@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { discountCents, fromCents, toCents } from '../../domain/pricing.ts';
 import { detail, type ErrorDetail, found, referenceNotFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
@@ -107,7 +107,7 @@ export const checkoutHandlers = {
     // The store exists: authentication let the request address it.
     const store = found(await repositories.stores.find(storeId));
     const record: PaymentLinkRecord = {
-      id: randomUUID(),
+      id: newId(),
       storeId,
       status: 'ACTIVE',
       items,

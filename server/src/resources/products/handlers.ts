@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { slugify } from '../../domain/slug.ts';
 import { duplicateAs, found, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
@@ -26,7 +26,7 @@ const slugTaken = (product: ProductRecord) => ['slug', `slug já utilizado: ${pr
 function newProduct(storeId: string, currency: string, body: ProductCreate): ProductRecord {
   const at = now();
   return {
-    id: randomUUID(),
+    id: newId(),
     storeId,
     name: body.name,
     slug: slugify(body.name),

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { text } from 'node:stream/consumers';
 import { expect } from 'vitest';
-import { UNKNOWN } from '../../../test/catalog.ts';
+import { RECORD_ID, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { ProductCreate } from '../../../test/records.ts';
 import { expectInvalid } from '../../../test/store-scoped.ts';
@@ -35,7 +35,7 @@ describeEngines('products', () => {
       success: true,
       data: {
         product: {
-          id: expect.any(String),
+          id: expect.stringMatching(RECORD_ID),
           storeId: tenant.storeId,
           name: 'Camiseta Básica Algodão',
           slug: 'camiseta-basica-algodao',

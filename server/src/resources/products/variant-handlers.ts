@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { found } from '../../errors.ts';
 import { type Handlers, ok } from '../operation.ts';
 
@@ -9,7 +9,7 @@ export const variantHandlers = {
     const owner = found(await repositories.products.productOwnerStore(path.productId));
     const product = found(await repositories.products.getProductById(owner, path.productId));
     const variant = {
-      id: randomUUID(),
+      id: newId(),
       title: body.title,
       sku: body.sku ?? null,
       price: body.price ?? product.price,

@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { type Handlers, ok } from '../operation.ts';
 
 export const storeHandlers = {
   async createStore({ body }, { repositories }) {
     const store = await repositories.stores.createStore({
-      id: randomUUID(),
+      id: newId(),
       name: body.name,
       currency: body.currency,
       createdAt: now(),

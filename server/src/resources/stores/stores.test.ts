@@ -1,7 +1,7 @@
 import createClient from 'openapi-fetch';
 import { expect } from 'vitest';
 import type { paths } from '../../../../generated/openapi.ts';
-import { TIMESTAMP, UUID } from '../../../test/catalog.ts';
+import { RECORD_ID, TIMESTAMP } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { expectInvalid } from '../../../test/store-scoped.ts';
 
@@ -15,7 +15,7 @@ describeEngines('stores', () => {
     const store = created.data?.data.store;
     expect(created.data).toEqual({ success: true, data: { store } });
     expect(store).toEqual({
-      id: expect.stringMatching(UUID),
+      id: expect.stringMatching(RECORD_ID),
       name: 'Loja Centro',
       currency: 'BRL',
       createdAt: expect.stringMatching(TIMESTAMP),

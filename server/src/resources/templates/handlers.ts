@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/openapi.ts';
 import { SMS_MAX_LENGTH } from '../../domain/automation-chain.ts';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { found } from '../../errors.ts';
 import { type RuleIssue, rejectRules, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
@@ -86,7 +86,7 @@ export const templateHandlers = {
     checkChannelRules(body.channel, fields);
     const at = now();
     const template: Template = {
-      id: randomUUID(),
+      id: newId(),
       storeId,
       channel: body.channel,
       name: body.name ?? fields.subject ?? (fields.message ?? '').slice(0, NAME_FROM_MESSAGE_LENGTH),

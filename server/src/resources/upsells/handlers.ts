@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { requirePercentAtMost100 } from '../../domain/offer-rules.ts';
 import { found } from '../../errors.ts';
 import { plainHandlers } from '../crud-handlers.ts';
@@ -12,7 +12,7 @@ export const upsellHandlers = {
 
   async createUpsell({ storeId, body }, { repositories }) {
     const at = now();
-    const upsell: Upsell = { id: randomUUID(), storeId, description: null, ...body, createdAt: at, updatedAt: at };
+    const upsell: Upsell = { id: newId(), storeId, description: null, ...body, createdAt: at, updatedAt: at };
     requirePercentAtMost100(upsell.discountType, upsell.discountAmount, 'discountAmount');
     await requireReferences(repositories, storeId, [
       { path: 'productId', id: upsell.productId },

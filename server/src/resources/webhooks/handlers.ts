@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { operationOf } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
+import { newId } from '../../domain/new-id.ts';
 import { type NetworkPolicy, webhookUrlProblem } from '../../domain/ssrf-guard.ts';
 import { ApiError, found, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
@@ -30,7 +30,7 @@ export const webhookHandlers = {
     requireSafeUrl(body.url, network);
     const at = now();
     const webhook: WebhookRecord = {
-      id: randomUUID(),
+      id: newId(),
       storeId,
       name: body.name,
       description: body.description ?? null,
