@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -6,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { ConfigError } from '../config.ts';
 import { dataDirError, ensureDataDir } from '../data-dir.ts';
+import { newId } from '../domain/new-id.ts';
 import type { Database } from '../resources/index.ts';
 import { sqliteCommittedVersion } from './committed-version.ts';
 import { answerLater } from './pg-answered-later.ts';
@@ -114,8 +114,8 @@ export function connectSqlite(file: string): DatabaseSync {
   database.exec(
     'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
   );
-  // PostgreSQL's name, so that a statement making ids (the outbox's deliveries) reads the same on both engines.
-  database.function('gen_random_uuid', { deterministic: false, useBigIntArguments: false }, () => randomUUID());
+  // Ids made by a statement (the outbox's deliveries); PostgreSQL's new_id() is server/migrations/008_new_id.postgres.sql.
+  database.function('new_id', { deterministic: false, useBigIntArguments: false }, newId);
   return database;
 }
 

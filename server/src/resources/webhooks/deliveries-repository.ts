@@ -79,8 +79,8 @@ export interface OutboxMessage {
 /**
  * One PENDING delivery of the message per active webhook of the store subscribed to the event, due at once, as
  * one statement: the subscribers are read by the insert itself, so nothing waits for them, and on PostgreSQL the
- * statement leaves with the COMMIT (pg-answered-later.ts). `gen_random_uuid()` is PostgreSQL's, and the embedded
- * store's connections define it (database.ts › connectSqlite).
+ * statement leaves with the COMMIT (pg-answered-later.ts). Its ids are `new_id()`'s, a UUID of version 7 as every
+ * id the server assigns (server/migrations/008_new_id.postgres.sql; database.ts › connectSqlite).
  */
 const enqueueForSubscribers = compiledOnce((db: Kysely<Database>) =>
   db
@@ -104,7 +104,7 @@ const enqueueForSubscribers = compiledOnce((db: Kysely<Database>) =>
         .selectFrom('webhooks')
         .innerJoin('webhook_events', 'webhook_events.webhook_id', 'webhooks.id')
         .select([
-          sql<string>`CAST(gen_random_uuid() AS TEXT)`.as('id'),
+          sql<string>`new_id()`.as('id'),
           'webhooks.store_id',
           'webhooks.id',
           eb.val('').as('message_id'),

@@ -1,5 +1,5 @@
 import { expect, vi } from 'vitest';
-import { UNKNOWN } from '../../../test/catalog.ts';
+import { RECORD_ID, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, test } from '../../../test/fixture.ts';
 import { verified, webhookReceiver } from '../../../test/receiver.ts';
 import { expectScopeDenied } from '../../../test/store-scoped.ts';
@@ -44,7 +44,7 @@ describeEngines(
           data: {
             deliveries: [
               {
-                id: expect.any(String),
+                id: expect.stringMatching(RECORD_ID),
                 webhookId,
                 messageId,
                 eventType: 'PRODUCT_CREATED',
