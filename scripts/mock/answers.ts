@@ -106,17 +106,21 @@ export function requiredHeaders(
   return headers;
 }
 
-/** An envelope with this request's details (none: the key is left out) and the time it was answered. */
+/** An envelope with this request's details (none: the key is left out). */
 export function withDetails(answer: ContractAnswer, details: Detail[]): ContractAnswer {
   if (!isObject(answer.body) || !isObject(answer.body.error)) return answer;
   const { details: _example, ...error } = answer.body.error;
-  const meta = isObject(answer.body.meta) ? answer.body.meta : {};
-  const body: JsonObject = {
-    ...answer.body,
-    error: details.length > 0 ? { ...error, details } : error,
-    meta: { ...meta, timestamp: new Date().toISOString() },
-  };
+  const body: JsonObject = { ...answer.body, error: details.length > 0 ? { ...error, details } : error };
   return { status: answer.status, body };
+}
+
+/**
+ * An envelope whose `meta.timestamp` (when it has one) is the time it is answered, as the server's is, rather than
+ * the example's fixed instant: every answer the mock sends, its own and Prism's, goes through it.
+ */
+export function answeredNow(body: Json): Json {
+  if (!isObject(body) || !isObject(body.meta) || body.meta.timestamp === undefined) return body;
+  return { ...body, meta: { ...body.meta, timestamp: new Date().toISOString() } };
 }
 
 /**
@@ -132,7 +136,7 @@ export function internalError(errors: ContractErrors, message: string): Contract
   };
 }
 
-function parseJson(body: Buffer): Json | undefined {
+export function parseJson(body: Buffer): Json | undefined {
   try {
     return JSON.parse(body.toString('utf8')) as Json;
   } catch {

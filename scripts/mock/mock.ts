@@ -10,8 +10,9 @@
 // the contract refuses and Prism accepts (narrower-rules.ts) is asked of Prism as the operation's 400, the proxy's
 // details leading Prism's, in the order the server lists them. Of Prism's replies it replaces: its own
 // problem+json errors with the contract's shared responses (Unauthorized, BadRequest, NotFound); the `details` of
-// any 400 with Prism's own violations of the request (`sl-violations`, not passed on); and it drops
-// `Idempotent-Replayed`, since a stateless mock never replays. Prism's CORS headers are off: the server sends
+// any 400 with Prism's own violations of the request (`sl-violations`, not passed on); an envelope's
+// `meta.timestamp` with the time of the answer; and it drops `Idempotent-Replayed`, since a stateless mock never
+// replays. Prism's CORS headers are off: the server sends
 // none. A request Prism does not answer within the time-out gets the contract's 500 `INTERNAL_ERROR`. No message,
 // code or status of the contract lives in these files: they are read from the spec at start-up.
 //
@@ -29,12 +30,14 @@ import { ContractDocument, isObject, type Operation, requestIdRule } from '../..
 import { BODY_NOT_UTF8 } from '../../lib/storable-text.ts';
 import { malformedJsonReason } from '../../lib/validation-reasons.ts';
 import {
+  answeredNow,
   type ContractAnswer,
   type ContractErrors,
   exampleAnswer,
   internalError,
   loadContractErrors,
   type PrismReply,
+  parseJson,
   reconcile,
   requiredHeaders,
   withDetails,
@@ -75,25 +78,32 @@ export interface MockOptions {
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-type']);
 
-function send(res: http.ServerResponse, reply: PrismReply | undefined, answer: ContractAnswer | undefined): void {
+function send(res: http.ServerResponse, reply: PrismReply | undefined, own: ContractAnswer | undefined): void {
   if (res.headersSent || res.writableEnded) return;
   const headers: http.OutgoingHttpHeaders = {};
   for (const [key, value] of Object.entries(reply?.headers ?? {})) {
     if (!HOP_BY_HOP.has(key) && !NOT_THE_SERVERS.has(key) && value !== undefined) headers[key] = value;
   }
-  Object.assign(headers, answer?.headers);
+  Object.assign(headers, own?.headers);
   // The request's own id (handler), not Prism's static example.
   headers['x-request-id'] = res.getHeader('x-request-id');
+  const answer = own ?? (reply && restamped(reply));
   if (!answer && reply) {
     if (reply.headers['content-type']) headers['content-type'] = reply.headers['content-type'];
     res.writeHead(reply.status, headers).end(reply.body);
     return;
   }
   if (!answer) return;
-  const body = Buffer.from(JSON.stringify(answer.body));
+  const body = Buffer.from(JSON.stringify(answeredNow(answer.body)));
   headers['content-type'] = 'application/json';
   headers['content-length'] = body.length;
   res.writeHead(answer.status, headers).end(body);
+}
+
+/** Prism's reply as an answer when it is an envelope of the example's fixed time (answeredNow); else sent as is. */
+function restamped(reply: PrismReply): ContractAnswer | undefined {
+  const json = isJson(reply.headers['content-type']) ? parseJson(reply.body) : undefined;
+  return json === undefined || answeredNow(json) === json ? undefined : { status: reply.status, body: json };
 }
 
 const isJson = (contentType: string | undefined) => /^application\/([\w.-]+\+)?json\b/i.test(contentType ?? '');
