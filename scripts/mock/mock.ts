@@ -237,8 +237,9 @@ function handler(up: Upstream): http.RequestListener {
       const body = Buffer.concat(chunks);
       const url = new URL(req.url ?? '/', 'http://mock');
       // A HEAD is the path's GET without its body, as on the server: Prism is asked the GET, and Node sends no body.
-      if (req.method === 'HEAD' && up.findOperation('GET', url.pathname)) req.method = 'GET';
-      const operation = up.findOperation(req.method ?? 'GET', url.pathname);
+      const headAsGet = req.method === 'HEAD' ? up.findOperation('GET', url.pathname) : undefined;
+      if (headAsGet) req.method = 'GET';
+      const operation = headAsGet ?? up.findOperation(req.method ?? 'GET', url.pathname);
       const json = jsonBody(req, body);
       const answer = answerFirst(up, req, json, url, operation);
       const refusal =
