@@ -66,9 +66,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
           textReplies: !config.validateResponses,
         })
       : undefined;
-  const replies = store.committedVersion
-    ? new ReplyCache(store.committedVersion, { bodies: config.validateResponses })
-    : undefined;
+  const replies = replyCache(store, config.validateResponses);
   const storage = {
     ...transactionalStorage(store, network),
     ...(writeThread ? { writeThread } : {}),
@@ -155,4 +153,12 @@ function contractValidator(validateResponses: boolean): RequestHandler[] {
     // not again at every start (a third of a second before the first answer).
     validateApiSpec: false,
   }) as unknown as RequestHandler[];
+}
+
+/** The replies of the store's reads by id (http/reply-cache.ts); none for a store without a committed version. */
+function replyCache(store: Store, validateResponses: boolean): ReplyCache | undefined {
+  if (!store.committedVersion) return undefined;
+  // PostgreSQL's version costs a round trip: checking it pauses while it does not pay.
+  const pauseWhileMissing = store.engine === 'postgres';
+  return new ReplyCache(store.committedVersion, { bodies: validateResponses, pauseWhileMissing });
 }

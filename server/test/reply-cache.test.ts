@@ -1,13 +1,14 @@
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newCategory, newProduct } from './catalog.ts';
+import { adminAt, type Child, clientAt, spawnServer, tenantOn } from './child-server.ts';
 import { describeEngines, test } from './fixture.ts';
+import { childLocation, engines } from './harness.ts';
 
 const product = (productId: string) => ({ params: { path: { productId } } });
 const category = (categoryId: string) => ({ params: { path: { categoryId } } });
 
-// The reads of REUSABLE_REPLIES are answered again from memory while the embedded store has not changed
-// (http/reply-cache.ts), which the server does where it does not check responses against the contract: by default.
-// PostgreSQL reads every time; the same reads must see the same changes there.
+// The reads of REUSABLE_REPLIES are answered again from memory while the store has not changed
+// (http/reply-cache.ts): on the embedded store while its WAL index says so, on PostgreSQL while its snapshot does.
 describeEngines(
   'replies read again only while nothing changed',
   () => {
@@ -66,3 +67,46 @@ describeEngines(
   },
   { env: { VALIDATE_RESPONSES: 'false' } },
 );
+
+// Separate processes: each remembers replies of its own, and only the store's version tells it of the other's writes.
+describe.runIf(engines.includes('postgres'))('replies across instances on one PostgreSQL', { timeout: 60_000 }, () => {
+  const { env } = childLocation('postgres');
+
+  it('a product changed through one instance is read at once, changed, through another that has just read it', async () => {
+    const instances = [await spawnServer(env), await spawnServer(env)];
+    try {
+      const [first, second] = instances as [Child, Child];
+      const tenant = await tenantOn(first, 'Loja Compartilhada');
+      const writer = clientAt(first, tenant.headers);
+      const reader = clientAt(second, tenant.headers);
+      const created = await newProduct(writer, 'Caneca 0');
+      const read = () => reader.GET('/api/v1/products/{productId}', product(created.id));
+      for (let change = 1; change <= 20; change += 1) {
+        // Read twice on the second instance (the second answer may be its remembered one), then change it on the first.
+        expect((await read()).data?.data.product.name).toBe(`Caneca ${change - 1}`);
+        expect((await read()).data?.data.product.name).toBe(`Caneca ${change - 1}`);
+        const patched = await writer.PATCH('/api/v1/products/{productId}', {
+          ...product(created.id),
+          body: { name: `Caneca ${change}` },
+        });
+        expect(patched.response.status).toBe(200);
+      }
+      expect((await read()).data?.data.product.name).toBe('Caneca 20');
+
+      const variant = await adminAt(first).POST('/admin/products/{productId}/variants', {
+        ...product(created.id),
+        body: { title: 'Grande', price: 12, stock: 3, status: 'ACTIVE' },
+      });
+      expect(variant.response.status).toBe(201);
+      expect((await read()).data?.data.product.variants).toEqual([variant.data?.data.variant]);
+
+      expect((await writer.DELETE('/api/v1/products/{productId}', product(created.id))).response.status).toBe(204);
+      expect((await read()).response.status).toBe(404);
+    } finally {
+      for (const instance of instances) {
+        instance.process.kill('SIGTERM');
+        await instance.exited;
+      }
+    }
+  });
+});

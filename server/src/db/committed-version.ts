@@ -2,6 +2,9 @@
 // this process or any other. A reply read while the token holds may be sent again (http/reply-cache.ts).
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../resources/index.ts';
+import { compiledOnce } from './compiled-once.ts';
 
 /**
  * The WAL-index header at the start of the `-shm` file (https://sqlite.org/walformat.html), 48 bytes, kept twice.
@@ -39,5 +42,24 @@ export function sqliteCommittedVersion(database: DatabaseSync, file: string): Co
       return header.toString('hex', MOVED_BY_A_COMMIT.start, MOVED_BY_A_COMMIT.end);
     },
     close: () => closeSync(fd),
+  };
+}
+
+/**
+ * PostgreSQL's committed version: the current snapshot (`pg_current_snapshot()`: the oldest transaction still
+ * running, the next one to start, and those running between), one statement sent with the other reads of its turn
+ * (pg-shared-connections.ts). Every transaction that writes, of every instance and of anything else in the
+ * cluster, takes an id that moves the snapshot, and its commit moves it again, so a snapshot that reads the same
+ * sees the same committed data. What else writes (the rate limit's leases, the outbox) moves it too: a reply is
+ * then read again, never sent stale.
+ */
+export function pgCommittedVersion(reads: Kysely<Database>): () => Promise<string> {
+  const current = compiledOnce((db: Kysely<Database>) =>
+    db.selectNoFrom(sql<string>`pg_current_snapshot()::text`.as('version')),
+  );
+  return async () => {
+    const [row] = await current(reads, []);
+    if (row === undefined) throw new Error('pg_current_snapshot() answered no row');
+    return row.version;
   };
 }

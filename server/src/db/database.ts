@@ -7,7 +7,7 @@ import { ConfigError } from '../config.ts';
 import { dataDirError, ensureDataDir } from '../data-dir.ts';
 import { newId } from '../domain/new-id.ts';
 import type { Database } from '../resources/index.ts';
-import { sqliteCommittedVersion } from './committed-version.ts';
+import { pgCommittedVersion, sqliteCommittedVersion } from './committed-version.ts';
 import { answerLater } from './pg-answered-later.ts';
 import { withServerOptions } from './pg-connection-options.ts';
 import { type Listener, type ListenHandlers, listenOn } from './pg-listener.ts';
@@ -39,11 +39,11 @@ export interface Store {
    */
   embedded?: { file: string; checkpointerFellBack: Promise<void>; restartGate: RestartGate };
   /**
-   * The embedded store only: a token that differs whenever a write has been committed since it was taken, by this
-   * process or another (committed-version.ts), so that replies read while it holds may be sent again. PostgreSQL
-   * has none: learning its version costs a round trip, what the read itself costs (see the README).
+   * A token that differs whenever a write has been committed since it was taken, by this process or another
+   * (committed-version.ts), so that replies read while it holds may be sent again: on the embedded store read from
+   * its WAL index at once, on PostgreSQL a statement (the current snapshot), which costs a round trip.
    */
-  committedVersion?: () => string;
+  committedVersion?: () => string | Promise<string>;
   close(): Promise<void>;
 }
 
@@ -177,6 +177,7 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
     db,
     reads,
     engine: 'postgres',
+    committedVersion: pgCommittedVersion(reads),
     listen: (channel, handlers) => listeners.push(listenOn(connectionString, channel, handlers)),
     async close() {
       await Promise.all(listeners.map((listener) => listener.close()));

@@ -1,16 +1,28 @@
 import { describe, expect, test } from 'vitest';
 import { ReplyCache, type ReplyCacheOptions } from './reply-cache.ts';
 
-/** A store whose committed version the test moves, and reads that count themselves. */
-function fixture(options?: ReplyCacheOptions) {
+/**
+ * A store whose committed version the test moves, and reads that count themselves. `roundTrip`: the version is
+ * answered later, as PostgreSQL's statement is, and each time it is taken is counted.
+ */
+function fixture(options?: ReplyCacheOptions & { roundTrip?: boolean }) {
   let version = 1;
-  const cache = new ReplyCache(() => String(version), options);
+  let versionsTaken = 0;
+  const committedVersion = options?.roundTrip
+    ? async () => {
+        versionsTaken += 1;
+        const taken = String(version);
+        await new Promise((resolve) => setImmediate(resolve));
+        return taken;
+      }
+    : () => String(version);
+  const cache = new ReplyCache(committedVersion, options);
   let reads = 0;
   const read = (name: string) => async () => {
     reads += 1;
     return { status: 200, body: { success: true, data: { name, read: reads } } };
   };
-  return { cache, read, commit: () => (version += 1), reads: () => reads };
+  return { cache, read, commit: () => (version += 1), reads: () => reads, versionsTaken: () => versionsTaken };
 }
 
 const replyOf = (name: string, read: number) => ({
@@ -76,5 +88,63 @@ describe('ReplyCache', () => {
     expect(second).toEqual({ status: 200, body });
     expect(await cache.reply('a', read('a'))).not.toBe(second);
     expect(reads()).toBe(1);
+  });
+
+  test('with a version answered later, reads only once it is answered, and sends again what was read at it', async () => {
+    const { cache, commit, versionsTaken } = fixture({ roundTrip: true });
+    let readsBegun = 0;
+    const read = async () => {
+      readsBegun += 1;
+      return { status: 200, body: { read: readsBegun } };
+    };
+    const first = cache.reply('a', read);
+    expect(readsBegun).toBe(0);
+    expect(await first).toEqual({ status: 200, json: '{"read":1}' });
+    expect(await cache.reply('a', read)).toEqual({ status: 200, json: '{"read":1}' });
+    commit();
+    expect(await cache.reply('a', read)).toEqual({ status: 200, json: '{"read":2}' });
+    expect({ readsBegun, versionsTaken: versionsTaken() }).toEqual({ readsBegun: 2, versionsTaken: 3 });
+  });
+
+  test('pausing while missing: after 64 checks of which fewer than 48 hit, the next 4,096 reads take no version and keep nothing, then checking starts again', async () => {
+    const { cache, read, commit, reads, versionsTaken } = fixture({ roundTrip: true, pauseWhileMissing: true });
+    // A commit before every read: every check misses.
+    for (let i = 0; i < 64; i += 1) {
+      commit();
+      await cache.reply('a', read('a'));
+    }
+    expect({ reads: reads(), versionsTaken: versionsTaken() }).toEqual({ reads: 64, versionsTaken: 64 });
+    // Paused: nothing changes now, yet every read runs and no version is taken.
+    for (let i = 0; i < 4_096; i += 1) await cache.reply('a', read('a'));
+    expect({ reads: reads(), versionsTaken: versionsTaken() }).toEqual({ reads: 4_160, versionsTaken: 64 });
+    // Checking again: one read at a new version, then its reply is sent again.
+    commit();
+    expect(await cache.reply('a', read('a'))).toEqual(replyOf('a', 4_161));
+    expect(await cache.reply('a', read('a'))).toEqual(replyOf('a', 4_161));
+    expect({ reads: reads(), versionsTaken: versionsTaken() }).toEqual({ reads: 4_161, versionsTaken: 66 });
+  });
+
+  test.each([
+    [48, 'go on checking'],
+    [47, 'pause'],
+  ])('pausing while missing: %i hits in 64 checks %s', async (hits, outcome) => {
+    const { cache, read, commit, versionsTaken } = fixture({ roundTrip: true, pauseWhileMissing: true });
+    // A miss, the same read again `hits` times, and misses of other reads for the rest of the 64 checks.
+    commit();
+    for (let i = 0; i <= hits; i += 1) await cache.reply('a', read('a'));
+    for (let i = 0; i < 63 - hits; i += 1) await cache.reply(`other ${i}`, read('other'));
+    expect(versionsTaken()).toBe(64);
+    await cache.reply('a', read('a'));
+    expect(versionsTaken()).toBe(outcome === 'pause' ? 64 : 65);
+  });
+
+  test('without pausing (the embedded store), checks that all miss go on checking', async () => {
+    const { cache, read, commit, reads } = fixture({ roundTrip: true });
+    for (let i = 0; i < 200; i += 1) {
+      commit();
+      await cache.reply('a', read('a'));
+    }
+    expect(await cache.reply('a', read('a'))).toEqual(replyOf('a', 200));
+    expect(reads()).toBe(200);
   });
 });

@@ -52,8 +52,8 @@ export interface Storage {
    */
   writeThread?: Pick<WriteThread, 'running' | 'run'>;
   /**
-   * Replies of the reads in `REUSABLE_REPLIES`, sent again while the embedded store has not changed; undefined
-   * (PostgreSQL): every read runs.
+   * Replies of the reads in `REUSABLE_REPLIES`, sent again while the store has not changed; undefined (a store
+   * without a committed version): every read runs.
    */
   replies?: ReplyCache;
 }
