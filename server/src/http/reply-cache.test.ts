@@ -147,4 +147,49 @@ describe('ReplyCache', () => {
     expect(await cache.reply('a', read('a'))).toEqual(replyOf('a', 200));
     expect(reads()).toBe(200);
   });
+
+  /** A read that answers when the test says, counting how many began. */
+  function heldReads() {
+    const held: { answer: (body: unknown) => void; fail: (error: Error) => void }[] = [];
+    const read = () =>
+      new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+        held.push({ answer: (body) => resolve({ status: 200, body }), fail: reject });
+      });
+    return { read, held };
+  }
+
+  test('a request at the version of a read of it still on its way waits for that read instead of reading again', async () => {
+    const { cache, versionsTaken } = fixture({ roundTrip: true });
+    const { read, held } = heldReads();
+    const first = cache.reply('a', read);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = cache.reply('a', read);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect({ readsBegun: held.length, versionsTaken: versionsTaken() }).toEqual({ readsBegun: 1, versionsTaken: 2 });
+    held[0]?.answer({ read: 1 });
+    expect(await first).toEqual({ status: 200, json: '{"read":1}' });
+    expect(await second).toEqual({ status: 200, json: '{"read":1}' });
+  });
+
+  test('a request at a newer version reads for itself, and one that waited reads for itself when the read it waited for fails', async () => {
+    const { cache, commit } = fixture({ roundTrip: true });
+    const { read, held } = heldReads();
+    const first = cache.reply('a', read);
+    await new Promise((resolve) => setImmediate(resolve));
+    const waiting = cache.reply('a', read);
+    commit();
+    const newer = cache.reply('a', read);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(held.length).toBe(2);
+    const failure = new Error('read failed');
+    held[0]?.fail(failure);
+    await expect(first).rejects.toBe(failure);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(held.length).toBe(3);
+    held[1]?.answer({ read: 'newer' });
+    held[2]?.answer({ read: 'its own' });
+    expect(await newer).toEqual({ status: 200, json: '{"read":"newer"}' });
+    // Its own read's reply, kept by nobody: the version it read at may have moved since the read it waited for.
+    expect(await waiting).toEqual({ status: 200, body: { read: 'its own' } });
+  });
 });

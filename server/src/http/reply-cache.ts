@@ -34,6 +34,8 @@ export class ReplyCache {
   readonly #checking: CheckingPays | undefined;
   #version: string | undefined;
   readonly #replies = new Map<string, TextReply>();
+  /** Reads on their way, by request: a request at the same version waits for one instead of reading again. */
+  readonly #pending = new Map<string, PendingRead>();
 
   constructor(
     committedVersion: () => string | Promise<string>,
@@ -56,13 +58,33 @@ export class ReplyCache {
       this.#replies.clear();
     }
     const remembered = this.#replies.get(key);
-    this.#checking?.checked(remembered !== undefined);
+    const pending = this.#pending.get(key);
+    this.#checking?.checked(remembered !== undefined || pending?.version === version);
     if (remembered) return this.#bodies ? withBody(remembered) : remembered;
-    const fresh = await read();
-    const reply = asText(fresh);
-    // Another read may have seen a newer version meanwhile: then this one is already out of date to keep.
-    if (this.#version === version) this.#remember(key, reply);
-    return this.#bodies ? fresh : reply;
+    if (pending?.version === version) return this.#shared(pending, read);
+    const reading = read();
+    // What a request at the same version gets while this read is on its way: its reply, or nothing if it fails.
+    const text = reading.then(asText, () => undefined);
+    this.#pending.set(key, { version, text });
+    try {
+      const fresh = await reading;
+      const reply = (await text) ?? asText(fresh);
+      // Another read may have seen a newer version meanwhile: then this one is already out of date to keep.
+      if (this.#version === version) this.#remember(key, reply);
+      return this.#bodies ? fresh : reply;
+    } finally {
+      if (this.#pending.get(key)?.text === text) this.#pending.delete(key);
+    }
+  }
+
+  /**
+   * The reply of a read of the same request begun at the same version, which no commit has changed since: sent
+   * as it is when it comes, as a remembered one would be. Should that read fail, this request reads for itself.
+   */
+  async #shared(pending: PendingRead, read: () => Promise<StoredReply>): Promise<TextReply | StoredReply> {
+    const reply = await pending.text;
+    if (reply === undefined) return read();
+    return this.#bodies ? withBody(reply) : reply;
   }
 
   #remember(key: string, reply: TextReply): void {
@@ -72,6 +94,11 @@ export class ReplyCache {
     }
     this.#replies.set(key, reply);
   }
+}
+
+interface PendingRead {
+  version: string;
+  text: Promise<TextReply | undefined>;
 }
 
 /** Checks judged together; below HITS_THAT_PAY hits among them, checking is paused for PAUSED_READS reads. */
