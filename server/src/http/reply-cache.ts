@@ -108,7 +108,7 @@ const PAUSED_READS = 4_096;
 
 /**
  * Whether checking the version pays where it costs a round trip. A hit saves the read's work (on PostgreSQL the row,
- * its decoding and its JSON) but not a round trip: measured, a GET that hits costs about 0.7 of one that reads. A
+ * its decoding and its JSON) but not a round trip: measured, a GET that hits costs 0.6-0.7 of one that reads. A
  * miss costs the check's round trip on top of the read. So checking pays only while about three checks in four
  * hit; while writes keep moving the version (creates among the reads) fewer do, and the next reads run without the
  * cache, as if it were not there, checking again after them.
