@@ -51,6 +51,12 @@ export async function spawnServer(env: Record<string, string>): Promise<Child> {
   return { process: child, baseUrl: `http://127.0.0.1:${port}`, exited };
 }
 
+/** Stops a server process with SIGTERM and expects a clean exit. */
+export async function stopServer(child: Child): Promise<void> {
+  child.process.kill('SIGTERM');
+  expect(await child.exited).toEqual({ code: 0, signal: null });
+}
+
 /** The admin API of a server process. */
 export const adminAt = (child: Child) =>
   createClient<paths>({ baseUrl: child.baseUrl, headers: { authorization: `Bearer ${CHILD_ADMIN_TOKEN}` } });

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { components } from '../../generated/openapi.ts';
 import { openStore } from '../src/db/database.ts';
 import { createRepositories } from '../src/resources/index.ts';
-import { adminAt, type Child, clientAt, spawnServer, tenantOn } from './child-server.ts';
+import { adminAt, type Child, clientAt, spawnServer, stopServer, tenantOn } from './child-server.ts';
 import { childLocation, engines } from './harness.ts';
 import { verified, webhookReceiver } from './receiver.ts';
 
@@ -21,11 +21,6 @@ const messageIds = (requests: { headers: Record<string, string> }[]) =>
   new Set(requests.map((request) => request.headers['webhook-id']));
 
 const productOf = (message: unknown) => (message as ProductMessage).data.product.id;
-
-async function stop(child: Child): Promise<void> {
-  child.process.kill('SIGTERM');
-  expect(await child.exited).toEqual({ code: 0, signal: null });
-}
 
 // Each test starts server processes whose first requests compile the contract's validators: seconds, not ms.
 describe.each(engines)(
@@ -108,7 +103,7 @@ describe.each(engines)(
             }
           }
         } finally {
-          if (second) await stop(second);
+          if (second) await stopServer(second);
           await receiver.close();
         }
       },
@@ -162,7 +157,7 @@ describe.each(engines)(
           `PIX ${orderId} vence hoje`,
         ]);
       } finally {
-        if (second) await stop(second);
+        if (second) await stopServer(second);
         await store.close();
       }
     });
@@ -219,7 +214,7 @@ describe.runIf(engines.includes('postgres'))('two instances on one PostgreSQL', 
         ]);
       }
     } finally {
-      for (const instance of instances) await stop(instance);
+      for (const instance of instances) await stopServer(instance);
       await receiver.close();
     }
   });

@@ -1,7 +1,7 @@
 import createClient from 'openapi-fetch';
 import { describe, expect, it } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
-import { type Child, type ChildTenant, spawnServer, tenantOn } from './child-server.ts';
+import { type Child, type ChildTenant, spawnServer, stopServer, tenantOn } from './child-server.ts';
 import { clientOf, withoutDefaults } from './fixture.ts';
 import { childLocation, createTenant, engines, startServer } from './harness.ts';
 
@@ -39,12 +39,6 @@ async function interrupted<T>(
   });
   const settled = await Promise.allSettled(requests);
   return settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
-}
-
-/** Stops a server process with SIGTERM and expects a clean exit. */
-async function stop(child: Child): Promise<void> {
-  child.process.kill('SIGTERM');
-  expect(await child.exited).toEqual({ code: 0, signal: null });
 }
 
 // Each test starts servers whose first requests compile the contract's validators: seconds, not milliseconds.
@@ -107,7 +101,7 @@ describe.each(engines)('SIGTERM of the server process on %s', { timeout: 60_000 
         new Set(Array.from({ length: 50 }, (_, index) => bodyOf(index).name)),
       );
     } finally {
-      await stop(second);
+      await stopServer(second);
     }
   });
 });
@@ -149,7 +143,7 @@ describe.each(engines)('kill -9 of the server process on %s', { timeout: 60_000 
         expect(read.data?.data.product).toEqual({ ...kept, variants: [] });
       }
     } finally {
-      await stop(second);
+      await stopServer(second);
     }
   });
 
@@ -184,7 +178,7 @@ describe.each(engines)('kill -9 of the server process on %s', { timeout: 60_000 
       expect(list.data?.data.pagination.total).toBe(total);
       expect(new Set(list.data?.data.products.map((p) => p.id))).toEqual(ids);
     } finally {
-      await stop(second);
+      await stopServer(second);
     }
   });
 });

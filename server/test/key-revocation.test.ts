@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { envelopeOf } from './catalog.ts';
-import { adminAt, type Child, clientAt, spawnServer, tenantOn } from './child-server.ts';
+import { adminAt, type Child, clientAt, spawnServer, stopServer, tenantOn } from './child-server.ts';
 import { childLocation, engines } from './harness.ts';
 
 const keyRequired = envelopeOf({ AUTH_API_KEY_REQUIRED: 'Chave de API ausente, inválida, expirada ou revogada.' })(
@@ -9,11 +9,6 @@ const keyRequired = envelopeOf({ AUTH_API_KEY_REQUIRED: 'Chave de API ausente, i
 );
 /** Well under the 5 s an instance remembers a verified key on PostgreSQL: only the announcement can be this fast. */
 const HEARD_WITHIN_MS = 1_500;
-
-async function stop(child: Child): Promise<void> {
-  child.process.kill('SIGTERM');
-  expect(await child.exited).toEqual({ code: 0, signal: null });
-}
 
 // Separate processes: instances in one process would share the memory of revokes and prove nothing.
 describe.runIf(engines.includes('postgres'))(
@@ -43,7 +38,7 @@ describe.runIf(engines.includes('postgres'))(
         });
         expect((await listProducts()).error).toEqual(keyRequired);
       } finally {
-        for (const instance of instances) await stop(instance);
+        for (const instance of instances) await stopServer(instance);
       }
     });
   },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newCategory, newProduct } from './catalog.ts';
-import { adminAt, type Child, clientAt, spawnServer, tenantOn } from './child-server.ts';
+import { adminAt, type Child, clientAt, spawnServer, stopServer, tenantOn } from './child-server.ts';
 import { describeEngines, test } from './fixture.ts';
 import { childLocation, engines } from './harness.ts';
 
@@ -103,10 +103,7 @@ describe.runIf(engines.includes('postgres'))('replies across instances on one Po
       expect((await writer.DELETE('/api/v1/products/{productId}', product(created.id))).response.status).toBe(204);
       expect((await read()).response.status).toBe(404);
     } finally {
-      for (const instance of instances) {
-        instance.process.kill('SIGTERM');
-        await instance.exited;
-      }
+      for (const instance of instances) await stopServer(instance);
     }
   });
 });
