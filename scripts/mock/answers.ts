@@ -114,12 +114,17 @@ export function withDetails(answer: ContractAnswer, details: Detail[]): Contract
   return { status: answer.status, body };
 }
 
+/** Whether a body is an envelope stating when it was answered (`meta.timestamp`). */
+export function hasAnswerTime(body: Json): body is JsonObject & { meta: JsonObject } {
+  return isObject(body) && isObject(body.meta) && body.meta.timestamp !== undefined;
+}
+
 /**
  * An envelope whose `meta.timestamp` (when it has one) is the time it is answered, as the server's is, rather than
  * the example's fixed instant: every answer the mock sends, its own and Prism's, goes through it.
  */
 export function answeredNow(body: Json): Json {
-  if (!isObject(body) || !isObject(body.meta) || body.meta.timestamp === undefined) return body;
+  if (!hasAnswerTime(body)) return body;
   return { ...body, meta: { ...body.meta, timestamp: new Date().toISOString() } };
 }
 

@@ -34,6 +34,7 @@ import {
   type ContractAnswer,
   type ContractErrors,
   exampleAnswer,
+  hasAnswerTime,
   internalError,
   loadContractErrors,
   type PrismReply,
@@ -103,7 +104,7 @@ function send(res: http.ServerResponse, reply: PrismReply | undefined, own: Cont
 /** Prism's reply as an answer when it is an envelope of the example's fixed time (answeredNow); else sent as is. */
 function restamped(reply: PrismReply): ContractAnswer | undefined {
   const json = isJson(reply.headers['content-type']) ? parseJson(reply.body) : undefined;
-  return json === undefined || answeredNow(json) === json ? undefined : { status: reply.status, body: json };
+  return json !== undefined && hasAnswerTime(json) ? { status: reply.status, body: json } : undefined;
 }
 
 const isJson = (contentType: string | undefined) => /^application\/([\w.-]+\+)?json\b/i.test(contentType ?? '');
