@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { ReplyCache, type ReplyCacheOptions } from './reply-cache.ts';
 
+/** One turn of the event loop, as a statement's answer takes. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 /**
  * A store whose committed version the test moves, and reads that count themselves. `roundTrip`: the version is
  * answered later, as PostgreSQL's statement is, and each time it is taken is counted.
@@ -12,7 +15,7 @@ function fixture(options?: ReplyCacheOptions & { roundTrip?: boolean }) {
     ? async () => {
         versionsTaken += 1;
         const taken = String(version);
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         return taken;
       }
     : () => String(version);
@@ -162,9 +165,9 @@ describe('ReplyCache', () => {
     const { cache, versionsTaken } = fixture({ roundTrip: true });
     const { read, held } = heldReads();
     const first = cache.reply('a', read);
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     const second = cache.reply('a', read);
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     expect({ readsBegun: held.length, versionsTaken: versionsTaken() }).toEqual({ readsBegun: 1, versionsTaken: 2 });
     held[0]?.answer({ read: 1 });
     expect(await first).toEqual({ status: 200, json: '{"read":1}' });
@@ -175,16 +178,16 @@ describe('ReplyCache', () => {
     const { cache, commit } = fixture({ roundTrip: true });
     const { read, held } = heldReads();
     const first = cache.reply('a', read);
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     const waiting = cache.reply('a', read);
     commit();
     const newer = cache.reply('a', read);
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     expect(held.length).toBe(2);
     const failure = new Error('read failed');
     held[0]?.fail(failure);
     await expect(first).rejects.toBe(failure);
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     expect(held.length).toBe(3);
     held[1]?.answer({ read: 'newer' });
     held[2]?.answer({ read: 'its own' });
