@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { compiledOnce } from '../db/compiled-once.ts';
 import type { Engine } from '../db/database.ts';
 import { ANSWERED_LATER_SQL } from '../db/pg-answered-later.ts';
@@ -66,20 +66,46 @@ const KEY_UNCLAIMED = 'SFK01';
 export const isKeyUnclaimed = (error: unknown): boolean => (error as { code?: unknown }).code === KEY_UNCLAIMED;
 
 /**
- * PostgreSQL's claim of a key: `hold` takes the key's advisory lock for the rest of the transaction, tried without
- * waiting, and `claimed` inserts its record only then, without an error on a key already taken (an error would
- * abort the surrounding transaction). The caller selects what it needs from the two.
+ * PostgreSQL's claim of a key, compiled once with `outcome` (the statement's answer): `hold` takes the key's
+ * advisory lock for the rest of the transaction, tried without waiting, and `claimed` inserts its record only then,
+ * without an error on a key already taken (an error would abort the surrounding transaction). Its parameters are
+ * `claimParameters`, in this order.
  */
-const claimOnPostgres = (storeId: string, key: string, operationId: string, requestHash: string, now: string) => sql`
-  WITH hold AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${`${storeId}\n${key}`}, 0)) AS held),
-  claimed AS (
-    INSERT INTO idempotency_keys
-      (store_id, idempotency_key, operation_id, request_hash, state, status, body, created_at)
-    SELECT ${storeId}::text, ${key}::text, ${operationId}::text, ${requestHash}::text, 'pending', NULL, NULL,
-      ${now}::text
-    FROM hold WHERE hold.held
-    ON CONFLICT (store_id, idempotency_key) DO NOTHING
-    RETURNING 1)`;
+const claimOnPostgres = <Row>(outcome: RawBuilder<Row>) =>
+  compiledOnce((db: Kysely<Database>) => ({
+    compile: () =>
+      sql<Row>`
+        WITH hold AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${''}, 0)) AS held),
+        claimed AS (
+          INSERT INTO idempotency_keys
+            (store_id, idempotency_key, operation_id, request_hash, state, status, body, created_at)
+          SELECT ${''}::text, ${''}::text, ${''}::text, ${''}::text, 'pending', NULL, NULL, ${''}::text
+          FROM hold WHERE hold.held
+          ON CONFLICT (store_id, idempotency_key) DO NOTHING
+          RETURNING 1)
+        ${outcome}`.compile(db),
+  }));
+
+const claimParameters = (storeId: string, key: string, operationId: string, requestHash: string, now: string) => [
+  `${storeId}\n${key}`,
+  storeId,
+  key,
+  operationId,
+  requestHash,
+  now,
+];
+
+/** `claim` on PostgreSQL: whether the key was held, and whether its record was inserted. */
+const claimAnswered = claimOnPostgres(
+  sql<{ held: boolean; claimed: number }>`
+    SELECT (SELECT held FROM hold) AS held, (SELECT count(*)::int FROM claimed) AS claimed`,
+);
+
+/** `claimAhead`: answered later, and failing the transaction with `KEY_UNCLAIMED` when the key is not free. */
+const claimSentAhead = claimOnPostgres(
+  sql`SELECT CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 1 ELSE idempotency_key_unclaimed() END
+      ${ANSWERED_LATER_SQL}`,
+);
 
 /**
  * Remembered responses of requests sent with an `Idempotency-Key`, per store: the storage of `runIdempotently`
@@ -99,10 +125,7 @@ export function idempotencyRepository(db: Kysely<Database>, engine: Engine) {
         const claimed = await claimKey(db, [storeId, key, operationId, requestHash, 'pending', null, null, now]);
         return claimed.length > 0 ? 'claimed' : 'taken';
       }
-      const { rows } = await sql<{ held: boolean; claimed: number }>`
-        ${claimOnPostgres(storeId, key, operationId, requestHash, now)}
-        SELECT (SELECT held FROM hold) AS held, (SELECT count(*)::int FROM claimed) AS claimed`.execute(db);
-      const [outcome] = rows;
+      const [outcome] = await claimAnswered(db, claimParameters(storeId, key, operationId, requestHash, now));
       if (!outcome?.held) return 'in-use';
       return outcome.claimed > 0 ? 'claimed' : 'taken';
     },
@@ -115,10 +138,7 @@ export function idempotencyRepository(db: Kysely<Database>, engine: Engine) {
     claimAhead:
       engine === 'postgres'
         ? async (storeId: string, key: string, operationId: string, requestHash: string, now: string) => {
-            await sql`
-              ${claimOnPostgres(storeId, key, operationId, requestHash, now)}
-              SELECT CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 1 ELSE idempotency_key_unclaimed() END
-              ${ANSWERED_LATER_SQL}`.execute(db);
+            await claimSentAhead(db, claimParameters(storeId, key, operationId, requestHash, now));
           }
         : undefined,
 
