@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/db/database.ts';
 import { ApiError } from '../src/errors.ts';
-import { REPLAY_WINDOW_MS, runClaimingAhead, runIdempotently, type StoredReply } from '../src/http/idempotency.ts';
+import {
+  REPLAY_WINDOW_MS,
+  requestHash,
+  runClaimingAhead,
+  runIdempotently,
+  type StoredReply,
+} from '../src/http/idempotency.ts';
 import { idempotencyRepository, isKeyUnclaimed } from '../src/http/idempotency-store.ts';
 import { engines, freshStore } from './harness.ts';
 
@@ -101,9 +107,8 @@ describe.each(engines)('idempotency keys on %s', (engine) => {
     const runAhead = (given: ReturnType<typeof scope>, work: () => Promise<StoredReply> = execute) =>
       store.db.transaction().execute((trx) => {
         const repository = idempotencyRepository(trx, engine);
-        const { claimAhead } = repository;
-        if (!claimAhead) throw new Error('PostgreSQL claims ahead');
-        return runClaimingAhead({ ...repository, claimAhead }, given, work, now);
+        if (!repository.ahead) throw new Error('PostgreSQL claims ahead');
+        return runClaimingAhead(repository, repository.ahead, given, work, now);
       });
     const unclaimed = (outcome: Promise<unknown>) =>
       outcome.then(
@@ -128,6 +133,44 @@ describe.each(engines)('idempotency keys on %s', (engine) => {
         throw new ApiError(422, 'VALIDATION_ERROR');
       };
       expect(await unclaimed(runAhead(scope('cedo'), failsAtOnce))).toBe('key not free');
+    });
+
+    it('keeps nothing of a try whose key another request recorded after its claim looked, and the claim first replays that record', async () => {
+      executions = 0;
+      const given = scope('entre');
+      const recordedMeanwhile = { status: 201, body: { success: true, data: { n: 99 } } };
+      const outcome = store.db.transaction().execute((trx) => {
+        const repository = idempotencyRepository(trx, engine);
+        if (!repository.ahead) throw new Error('PostgreSQL claims ahead');
+        return runClaimingAhead(
+          repository,
+          repository.ahead,
+          given,
+          async () => {
+            // The claim has looked and found the key free; another request records it now, on another connection,
+            // as one that committed between the claim's snapshot and its lock would have.
+            await repository.settled();
+            await store.db
+              .insertInto('idempotency_keys')
+              .values({
+                store_id: given.storeId,
+                idempotency_key: given.key,
+                operation_id: given.operationId,
+                request_hash: requestHash(given.operationId, given.body),
+                state: 'done',
+                status: recordedMeanwhile.status,
+                body: JSON.stringify(recordedMeanwhile.body),
+                created_at: new Date(clock).toISOString(),
+              })
+              .execute();
+            return execute();
+          },
+          now,
+        );
+      });
+      expect(await unclaimed(outcome)).toBe('key not free');
+      expect(await run(given)).toEqual({ ...recordedMeanwhile, headers: { 'Idempotent-Replayed': 'true' } });
+      expect(executions).toBe(1);
     });
 
     it('answers a handler failure on a free key with that failure, and leaves the key free', async () => {

@@ -1,7 +1,8 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { compiledOnce } from '../db/compiled-once.ts';
 import type { Engine } from '../db/database.ts';
-import { ANSWERED_LATER_SQL } from '../db/pg-answered-later.ts';
+import { ANSWERED_LATER_SQL, answeredLaterOf } from '../db/pg-answered-later.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { Database } from '../resources/index.ts';
 
 /** `idempotency_keys`, as server/migrations/001_core.sql creates it: one claimed key per (store, key). */
@@ -66,46 +67,76 @@ const KEY_UNCLAIMED = 'SFK01';
 export const isKeyUnclaimed = (error: unknown): boolean => (error as { code?: unknown }).code === KEY_UNCLAIMED;
 
 /**
- * PostgreSQL's claim of a key, compiled once with `outcome` (the statement's answer): `hold` takes the key's
- * advisory lock for the rest of the transaction, tried without waiting, and `claimed` inserts its record only then,
- * without an error on a key already taken (an error would abort the surrounding transaction). Its parameters are
- * `claimParameters`, in this order.
+ * `claim` on PostgreSQL: `hold` takes the key's advisory lock for the rest of the transaction, tried without
+ * waiting, and `claimed` inserts its record only then, without an error on a key already taken (an error would
+ * abort the surrounding transaction). It answers whether the key was held and whether its record was inserted.
  */
-const claimOnPostgres = <Row>(outcome: RawBuilder<Row>) =>
-  compiledOnce((db: Kysely<Database>) => ({
-    compile: () =>
-      sql<Row>`
-        WITH hold AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${''}, 0)) AS held),
-        claimed AS (
-          INSERT INTO idempotency_keys
-            (store_id, idempotency_key, operation_id, request_hash, state, status, body, created_at)
-          SELECT ${''}::text, ${''}::text, ${''}::text, ${''}::text, 'pending', NULL, NULL, ${''}::text
-          FROM hold WHERE hold.held
-          ON CONFLICT (store_id, idempotency_key) DO NOTHING
-          RETURNING 1)
-        ${outcome}`.compile(db),
-  }));
+const claimOnPostgres = compiledOnce((db: Kysely<Database>) => ({
+  compile: () =>
+    sql<{ held: boolean; claimed: number }>`
+      WITH hold AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${''}, 0)) AS held),
+      claimed AS (
+        INSERT INTO idempotency_keys
+          (store_id, idempotency_key, operation_id, request_hash, state, status, body, created_at)
+        SELECT ${''}::text, ${''}::text, ${''}::text, ${''}::text, 'pending', NULL, NULL, ${''}::text
+        FROM hold WHERE hold.held
+        ON CONFLICT (store_id, idempotency_key) DO NOTHING
+        RETURNING 1)
+      SELECT (SELECT held FROM hold) AS held, (SELECT count(*)::int FROM claimed) AS claimed`.compile(db),
+}));
 
-const claimParameters = (storeId: string, key: string, operationId: string, requestHash: string, now: string) => [
-  `${storeId}\n${key}`,
-  storeId,
-  key,
-  operationId,
-  requestHash,
-  now,
-];
+/**
+ * The claim sent ahead (`ahead.claim`), answered later: it holds the key's advisory lock for the rest of the
+ * transaction, tried without waiting, and looks for the key's record; it fails the transaction with
+ * `KEY_UNCLAIMED` when the lock is held elsewhere or the record is there. It writes nothing: the record is
+ * inserted once, with its reply (`recordAnsweredLater`).
+ */
+const claimSentAhead = compiledOnce((db: Kysely<Database>) => ({
+  compile: () =>
+    sql`
+      SELECT CASE
+        WHEN pg_try_advisory_xact_lock(hashtextextended(${''}, 0))
+          AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE store_id = ${''} AND idempotency_key = ${''})
+        THEN 1 ELSE idempotency_key_unclaimed() END
+      ${ANSWERED_LATER_SQL}`.compile(db),
+}));
 
-/** `claim` on PostgreSQL: whether the key was held, and whether its record was inserted. */
-const claimAnswered = claimOnPostgres(
-  sql<{ held: boolean; claimed: number }>`
-    SELECT (SELECT held FROM hold) AS held, (SELECT count(*)::int FROM claimed) AS claimed`,
+/** A key's record with its reply, inserted once the write it answers has run, answered later. */
+const recordAnsweredLater = compiledOnce((db: Kysely<Database>) =>
+  db
+    .insertInto('idempotency_keys')
+    .values({
+      store_id: '',
+      idempotency_key: '',
+      operation_id: '',
+      request_hash: '',
+      state: 'done',
+      status: 0,
+      body: '',
+      created_at: '',
+    })
+    .modifyEnd(ANSWERED_LATER_SQL),
 );
 
-/** `claimAhead`: answered later, and failing the transaction with `KEY_UNCLAIMED` when the key is not free. */
-const claimSentAhead = claimOnPostgres(
-  sql`SELECT CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 1 ELSE idempotency_key_unclaimed() END
-      ${ANSWERED_LATER_SQL}`,
-);
+/** What the advisory lock of a key is taken on: the key within its store. */
+const lockOf = (storeId: string, key: string) => `${storeId}\n${key}`;
+
+/** A key claimed ahead whose record another request inserted meanwhile: its write runs again, claiming first. */
+function recordedMeanwhile(error: unknown): unknown {
+  if (!isUniqueViolation(error)) return error;
+  const unclaimed = new Error('Idempotency-Key not claimed: recorded by another request meanwhile', { cause: error });
+  return Object.assign(unclaimed, { code: KEY_UNCLAIMED });
+}
+
+/** A key as the claim sent ahead found it: what its record says once the write it answers has run. */
+export interface KeyClaimedAhead {
+  storeId: string;
+  key: string;
+  operationId: string;
+  requestHash: string;
+  /** When it was claimed, as the record's `created_at`. */
+  claimedAt: string;
+}
 
 /**
  * Remembered responses of requests sent with an `Idempotency-Key`, per store: the storage of `runIdempotently`
@@ -125,20 +156,40 @@ export function idempotencyRepository(db: Kysely<Database>, engine: Engine) {
         const claimed = await claimKey(db, [storeId, key, operationId, requestHash, 'pending', null, null, now]);
         return claimed.length > 0 ? 'claimed' : 'taken';
       }
-      const [outcome] = await claimAnswered(db, claimParameters(storeId, key, operationId, requestHash, now));
+      const [outcome] = await claimOnPostgres(db, [lockOf(storeId, key), storeId, key, operationId, requestHash, now]);
       if (!outcome?.held) return 'in-use';
       return outcome.claimed > 0 ? 'claimed' : 'taken';
     },
 
     /**
-     * PostgreSQL: claims the key as `claim` does, in a statement nobody waits on, so that it leaves with the write's
-     * first statement (pg-answered-later.ts); when the key is not free it fails the transaction with
-     * `KEY_UNCLAIMED`, and the write runs again with `claim` (`runClaimingAhead`). Undefined on the embedded store.
+     * PostgreSQL's first try at a keyed write (`runClaimingAhead`), two statements nobody waits on: `claim` leaves
+     * with the write's first statement and `record` with its COMMIT (pg-answered-later.ts), so the key's record is
+     * written once, with its reply, instead of claimed and then completed. When the key is not free (held by a
+     * request running with it, or recorded) the claim fails the transaction with `KEY_UNCLAIMED`, and the write
+     * runs again with `claim`. A record another request inserted after the claim looked (between the claim's
+     * snapshot and its lock) fails the record's insert, reported as `KEY_UNCLAIMED` too: nothing of the write is
+     * kept, and it runs again claiming first. Undefined on the embedded store.
      */
-    claimAhead:
+    ahead:
       engine === 'postgres'
-        ? async (storeId: string, key: string, operationId: string, requestHash: string, now: string) => {
-            await claimSentAhead(db, claimParameters(storeId, key, operationId, requestHash, now));
+        ? {
+            async claim({ storeId, key }: KeyClaimedAhead): Promise<void> {
+              await claimSentAhead(db, [lockOf(storeId, key), storeId, key]);
+            },
+            async record(claimed: KeyClaimedAhead, status: number, body: string): Promise<void> {
+              const { storeId, key, operationId, requestHash, claimedAt } = claimed;
+              const rows = await recordAnsweredLater(db, [
+                storeId,
+                key,
+                operationId,
+                requestHash,
+                'done',
+                status,
+                body,
+                claimedAt,
+              ]);
+              answeredLaterOf(rows)?.failsAs(recordedMeanwhile);
+            },
           }
         : undefined,
 

@@ -24,13 +24,16 @@ export function requestHash(operationId: string, body: unknown): string {
   return hash('sha256', `${operationId}\n${canonical(body)}`, 'hex');
 }
 
+/** Only a success is kept for a key's replays. */
+const succeeded = (reply: StoredReply) => reply.status >= 200 && reply.status < 300;
+
 /** Stores a successful reply for the key's replays; any other frees the key for a corrected retry. */
 async function remembered(
   repository: IdempotencyRepository,
   { storeId, key }: { storeId: string; key: string },
   reply: StoredReply,
 ): Promise<StoredReply> {
-  if (reply.status >= 200 && reply.status < 300) {
+  if (succeeded(reply)) {
     await repository.complete(storeId, key, reply.status, JSON.stringify(reply.body));
   } else {
     await repository.release(storeId, key);
@@ -84,26 +87,29 @@ export async function runIdempotently(
 
 /**
  * PostgreSQL's first try at a keyed write: the claim is sent ahead, unanswered, and leaves with the write's first
- * statement, as the completion leaves with the COMMIT (pg-answered-later.ts): a create is two writes to PostgreSQL
- * instead of three. Should the key not be free (a replay, a mismatch, a request running with it), the claim fails
- * the transaction (`isKeyUnclaimed`), and the caller runs the write again through `runIdempotently`, which claims
- * first and answers as it always has. A handler that fails before any statement learns the claim's outcome first,
- * so a replay is never answered with the failure of a second run.
+ * statement, as the record of the key with its reply leaves with the COMMIT (pg-answered-later.ts): a create is two
+ * writes to PostgreSQL instead of three, and the key's record is written once. Should the key not be free (a
+ * replay, a mismatch, a request running with it), the claim fails the transaction (`isKeyUnclaimed`), and the
+ * caller runs the write again through `runIdempotently`, which claims first and answers as it always has. A
+ * handler that fails before any statement learns the claim's outcome first, so a replay is never answered with the
+ * failure of a second run. A reply other than a success records nothing: the key stays free for a corrected retry.
  */
 export async function runClaimingAhead(
-  repository: IdempotencyRepository & { claimAhead: NonNullable<IdempotencyRepository['claimAhead']> },
+  repository: IdempotencyRepository,
+  ahead: NonNullable<IdempotencyRepository['ahead']>,
   scope: { storeId: string; key: string; operationId: string; body: unknown },
   execute: () => Promise<StoredReply>,
   now: () => number = Date.now,
 ): Promise<StoredReply> {
   const { storeId, key, operationId } = scope;
-  await repository.claimAhead(
+  const claimed = {
     storeId,
     key,
     operationId,
-    requestHash(operationId, scope.body),
-    new Date(now()).toISOString(),
-  );
+    requestHash: requestHash(operationId, scope.body),
+    claimedAt: new Date(now()).toISOString(),
+  };
+  await ahead.claim(claimed);
   let reply: StoredReply;
   try {
     reply = await execute();
@@ -116,5 +122,6 @@ export async function runClaimingAhead(
     }
     throw error;
   }
-  return remembered(repository, { storeId, key }, reply);
+  if (succeeded(reply)) await ahead.record(claimed, reply.status, JSON.stringify(reply.body));
+  return reply;
 }

@@ -76,10 +76,8 @@ export function perform(
   const { storeId } = call.input;
   const scope = { storeId, key: call.idempotencyKey, operationId: call.operationId, body: call.input.body };
   const repository = deps.repositories.idempotency;
-  const ahead = claimAhead ? repository.claimAhead : undefined;
-  return ahead
-    ? runClaimingAhead({ ...repository, claimAhead: ahead }, scope, execute)
-    : runIdempotently(repository, scope, execute);
+  const ahead = claimAhead ? repository.ahead : undefined;
+  return ahead ? runClaimingAhead(repository, ahead, scope, execute) : runIdempotently(repository, scope, execute);
 }
 
 /**
