@@ -156,9 +156,9 @@ function contractValidator(validateResponses: boolean): RequestHandler[] {
 }
 
 /** The replies of the store's reads by id (http/reply-cache.ts); none for a store without a committed version. */
-function replyCache(store: Store, validateResponses: boolean): ReplyCache | undefined {
-  if (!store.committedVersion) return undefined;
-  // PostgreSQL's version costs a round trip: checking it pauses while it does not pay.
-  const pauseWhileMissing = store.engine === 'postgres';
-  return new ReplyCache(store.committedVersion, { bodies: validateResponses, pauseWhileMissing });
+function replyCache({ committedVersion }: Store, validateResponses: boolean): ReplyCache | undefined {
+  if (!committedVersion) return undefined;
+  // A version that costs a round trip is checked only while checking pays.
+  const pauseWhileMissing = committedVersion.roundTrip;
+  return new ReplyCache(committedVersion.take, { bodies: validateResponses, pauseWhileMissing });
 }

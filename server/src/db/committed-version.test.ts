@@ -25,7 +25,7 @@ describe.runIf(engines.includes('sqlite'))('committedVersion on the embedded sto
     await store.close();
   });
 
-  const version = () => (store.committedVersion as () => string)();
+  const version = () => store.committedVersion?.take();
   const probe = (on: Store) => sql`INSERT INTO version_probe (n) VALUES (1)`.execute(on.db);
 
   test('holds while only reads run, and moves with each commit: another connection’s (the write thread’s) and the reading connection’s own', async () => {

@@ -43,7 +43,11 @@ export interface Store {
    * (committed-version.ts), so that replies read while it holds may be sent again: on the embedded store read from
    * its WAL index at once, on PostgreSQL a statement (the current snapshot), which costs a round trip.
    */
-  committedVersion?: () => string | Promise<string>;
+  committedVersion?: {
+    take(): string | Promise<string>;
+    /** Whether taking it costs a round trip to the database (the reply cache then checks it only while it pays). */
+    roundTrip: boolean;
+  };
   close(): Promise<void>;
 }
 
@@ -140,7 +144,7 @@ function openSqlite(dataDir: string): Store {
     db,
     engine: 'sqlite',
     embedded: { file, checkpointerFellBack: checkpointer.fellBack, restartGate: checkpointer.gate },
-    committedVersion: committed.version,
+    committedVersion: { take: committed.version, roundTrip: false },
     async close() {
       await checkpointer.stop();
       committed.close();
@@ -177,7 +181,7 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
     db,
     reads,
     engine: 'postgres',
-    committedVersion: pgCommittedVersion(reads),
+    committedVersion: { take: pgCommittedVersion(reads), roundTrip: true },
     listen: (channel, handlers) => listeners.push(listenOn(connectionString, channel, handlers)),
     async close() {
       await Promise.all(listeners.map((listener) => listener.close()));
