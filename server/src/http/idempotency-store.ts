@@ -33,20 +33,25 @@ export interface IdempotencyRecord {
   createdAt: string;
 }
 
+/**
+ * An insert of a key's record, every column a parameter, in this order: store, key, operation, request hash, state,
+ * status, body, created at.
+ */
+const insertKeyRecord = (db: Kysely<Database>) =>
+  db.insertInto('idempotency_keys').values({
+    store_id: '',
+    idempotency_key: '',
+    operation_id: '',
+    request_hash: '',
+    state: 'pending',
+    status: null,
+    body: null,
+    created_at: '',
+  });
+
 // The two statements of every keyed write on the embedded store (most creates carry a key), compiled once.
 const claimKey = compiledOnce((db: Kysely<Database>) =>
-  db
-    .insertInto('idempotency_keys')
-    .values({
-      store_id: '',
-      idempotency_key: '',
-      operation_id: '',
-      request_hash: '',
-      state: 'pending',
-      status: null,
-      body: null,
-      created_at: '',
-    })
+  insertKeyRecord(db)
     // No error on a taken key: on PostgreSQL an error would abort the surrounding transaction.
     .onConflict((conflict) => conflict.columns(['store_id', 'idempotency_key']).doNothing())
     .returning('idempotency_key'),
@@ -61,7 +66,7 @@ const completeKey = compiledOnce((db: Kysely<Database>) =>
     .modifyEnd(ANSWERED_LATER_SQL),
 );
 
-/** The SQLSTATE of `claimAhead` on a key not free (server/migrations/007_idempotency_key_unclaimed.postgres.sql). */
+/** The SQLSTATE of `ahead.claim` on a key not free (server/migrations/007_idempotency_key_unclaimed.postgres.sql). */
 const KEY_UNCLAIMED = 'SFK01';
 
 export const isKeyUnclaimed = (error: unknown): boolean => (error as { code?: unknown }).code === KEY_UNCLAIMED;
@@ -102,21 +107,7 @@ const claimSentAhead = compiledOnce((db: Kysely<Database>) => ({
 }));
 
 /** A key's record with its reply, inserted once the write it answers has run, answered later. */
-const recordAnsweredLater = compiledOnce((db: Kysely<Database>) =>
-  db
-    .insertInto('idempotency_keys')
-    .values({
-      store_id: '',
-      idempotency_key: '',
-      operation_id: '',
-      request_hash: '',
-      state: 'done',
-      status: 0,
-      body: '',
-      created_at: '',
-    })
-    .modifyEnd(ANSWERED_LATER_SQL),
-);
+const recordAnsweredLater = compiledOnce((db: Kysely<Database>) => insertKeyRecord(db).modifyEnd(ANSWERED_LATER_SQL));
 
 /** What the advisory lock of a key is taken on: the key within its store. */
 const lockOf = (storeId: string, key: string) => `${storeId}\n${key}`;
@@ -136,6 +127,37 @@ export interface KeyClaimedAhead {
   requestHash: string;
   /** When it was claimed, as the record's `created_at`. */
   claimedAt: string;
+}
+
+/**
+ * PostgreSQL's first try at a keyed write (`runClaimingAhead`), two statements nobody waits on: `claim` leaves with
+ * the write's first statement and `record` with its COMMIT (pg-answered-later.ts), so the key's record is written
+ * once, with its reply, instead of claimed and then completed. When the key is not free (held by a request running
+ * with it, or recorded) the claim fails the transaction with `KEY_UNCLAIMED`, and the write runs again with
+ * `claim`. A record another request inserted after the claim looked (between the claim's snapshot and its lock)
+ * fails the record's insert, reported as `KEY_UNCLAIMED` too: nothing of the write is kept, and it runs again
+ * claiming first.
+ */
+function claimingAhead(db: Kysely<Database>) {
+  return {
+    async claim({ storeId, key }: KeyClaimedAhead): Promise<void> {
+      await claimSentAhead(db, [lockOf(storeId, key), storeId, key]);
+    },
+    async record(claimed: KeyClaimedAhead, status: number, body: string): Promise<void> {
+      const { storeId, key, operationId, requestHash, claimedAt } = claimed;
+      const rows = await recordAnsweredLater(db, [
+        storeId,
+        key,
+        operationId,
+        requestHash,
+        'done',
+        status,
+        body,
+        claimedAt,
+      ]);
+      answeredLaterOf(rows)?.failsAs(recordedMeanwhile);
+    },
+  };
 }
 
 /**
@@ -161,39 +183,10 @@ export function idempotencyRepository(db: Kysely<Database>, engine: Engine) {
       return outcome.claimed > 0 ? 'claimed' : 'taken';
     },
 
-    /**
-     * PostgreSQL's first try at a keyed write (`runClaimingAhead`), two statements nobody waits on: `claim` leaves
-     * with the write's first statement and `record` with its COMMIT (pg-answered-later.ts), so the key's record is
-     * written once, with its reply, instead of claimed and then completed. When the key is not free (held by a
-     * request running with it, or recorded) the claim fails the transaction with `KEY_UNCLAIMED`, and the write
-     * runs again with `claim`. A record another request inserted after the claim looked (between the claim's
-     * snapshot and its lock) fails the record's insert, reported as `KEY_UNCLAIMED` too: nothing of the write is
-     * kept, and it runs again claiming first. Undefined on the embedded store.
-     */
-    ahead:
-      engine === 'postgres'
-        ? {
-            async claim({ storeId, key }: KeyClaimedAhead): Promise<void> {
-              await claimSentAhead(db, [lockOf(storeId, key), storeId, key]);
-            },
-            async record(claimed: KeyClaimedAhead, status: number, body: string): Promise<void> {
-              const { storeId, key, operationId, requestHash, claimedAt } = claimed;
-              const rows = await recordAnsweredLater(db, [
-                storeId,
-                key,
-                operationId,
-                requestHash,
-                'done',
-                status,
-                body,
-                claimedAt,
-              ]);
-              answeredLaterOf(rows)?.failsAs(recordedMeanwhile);
-            },
-          }
-        : undefined,
+    /** PostgreSQL's claim sent ahead and the record written with the COMMIT (`claimingAhead`); none on the embedded store. */
+    ahead: engine === 'postgres' ? claimingAhead(db) : undefined,
 
-    /** Waits for every statement sent ahead (a `claimAhead`'s outcome shows in its answer). */
+    /** Waits for every statement sent ahead (the outcome of `ahead.claim` shows in its answer). */
     async settled(): Promise<void> {
       await sql`SELECT 1`.execute(db);
     },
