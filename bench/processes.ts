@@ -115,6 +115,12 @@ function cpuOf(pid: number): number {
   return fields ? (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK : 0;
 }
 
+/** `cpuOf`, plus the CPU of the process's children that have exited and been waited for (cutime and cstime). */
+function cpuWithExitedChildren(pid: number): number {
+  const fields = statOf(pid);
+  return fields ? cpuOf(pid) + (Number(fields[13]) + Number(fields[14])) * MICROS_PER_TICK : 0;
+}
+
 function processIds(): number[] {
   try {
     return readdirSync('/proc')
@@ -180,6 +186,8 @@ export function treeCpu(rootPid: number): number {
 /**
  * CPU time in microseconds used so far by every PostgreSQL process of this machine (its backends, WAL writer,
  * checkpointer, autovacuum): what a PostgreSQL target makes the database spend. 0 when PostgreSQL runs elsewhere.
+ * A backend that ends (a connection closed) takes its CPU out of the running processes' sum; the postmaster, which
+ * waits for it, counts it among its exited children, so that count is added and the total never goes back.
  */
 export function postgresCpu(): number {
   return sum(
@@ -191,7 +199,7 @@ export function postgresCpu(): number {
           return false;
         }
       })
-      .map(cpuOf),
+      .map(cpuWithExitedChildren),
   );
 }
 
