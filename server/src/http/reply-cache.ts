@@ -63,17 +63,18 @@ export class ReplyCache {
     if (remembered) return this.#bodies ? withBody(remembered) : remembered;
     if (pending?.version === version) return this.#shared(pending, read);
     const reading = read();
+    const text = reading.then(asText);
     // What a request at the same version gets while this read is on its way: its reply, or nothing if it fails.
-    const text = reading.then(asText, () => undefined);
-    this.#pending.set(key, { version, text });
+    const shared: PendingRead = { version, text: text.catch(() => undefined) };
+    this.#pending.set(key, shared);
     try {
       const fresh = await reading;
-      const reply = (await text) ?? asText(fresh);
+      const reply = await text;
       // Another read may have seen a newer version meanwhile: then this one is already out of date to keep.
       if (this.#version === version) this.#remember(key, reply);
       return this.#bodies ? fresh : reply;
     } finally {
-      if (this.#pending.get(key)?.text === text) this.#pending.delete(key);
+      if (this.#pending.get(key) === shared) this.#pending.delete(key);
     }
   }
 
