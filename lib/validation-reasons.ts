@@ -1,6 +1,6 @@
 // The Portuguese reason of an `error.details` entry for each JSON Schema keyword that failed (the contract's
 // ErrorDetail.reason is "what is wrong, in Portuguese"). Shared so the mock words a violation as a server would.
-export const VALIDATION_REASONS: Readonly<Record<string, string>> = {
+const VALIDATION_REASONS: Readonly<Record<string, string>> = {
   required: 'campo obrigatório',
   type: 'tipo inválido',
   minLength: 'texto curto demais',

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { components } from '../../../generated/openapi.ts';
-import { malformedJsonReason, VALIDATION_REASONS } from '../../../lib/validation-reasons.ts';
+import { malformedJsonReason, validationReason } from '../../../lib/validation-reasons.ts';
 import { ApiError, detail, type ErrorCode, type ErrorDetail, errorBody, validationError } from '../errors.ts';
 import { RateLimitedError } from './authenticate.ts';
 import { MISSING_BODY, missingRequiredBody } from './required-body.ts';
@@ -38,11 +38,8 @@ function toDetail(item: NonNullable<ValidatorError['errors']>[number]): ErrorDet
   const segments = (item.path ?? '').replace(/^[./]/, '').split(/[./]/).filter(Boolean);
   const location = LOCATIONS[segments[0] ?? ''] ?? 'body';
   const keyword = (item.errorCode ?? '').replace(/\.openapi\.(validation|requestValidation)$/, '');
-  const reason = VALIDATION_REASONS[keyword]
-    ? `${VALIDATION_REASONS[keyword]} (${item.message ?? keyword})`
-    : (item.message ?? 'inválido');
   const path = segments.slice(1).join('.');
-  return detail(location, location === 'header' ? path.toLowerCase() : path, reason);
+  return detail(location, location === 'header' ? path.toLowerCase() : path, validationReason(keyword, item.message));
 }
 
 /** The validator's details, and last the missing body it does not name where the body has no required property. */
