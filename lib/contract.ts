@@ -45,6 +45,11 @@ export interface NamedExample {
   value: Json;
 }
 
+/** The methods a path item has operations for, in the order the contract writes them. */
+export function operationMethods(item: object): Method[] {
+  return Object.keys(item).filter((key): key is Method => (METHODS as readonly string[]).includes(key));
+}
+
 /**
  * The `Allow` of a path: its operations' methods in the order the contract writes them, and HEAD where it has GET
  * (the server and the mock answer a HEAD as the GET, without its body).

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { error as validatorErrors } from 'express-openapi-validator';
-import { allowHeader } from '../../../lib/contract.ts';
+import { allowHeader, operationMethods } from '../../../lib/contract.ts';
 import { requireFromValidator } from './validator-internals.ts';
 
 /** What express-openapi-validator's metadata step reads from its OpenApiContext (framework/openapi.context.js). */
@@ -38,7 +38,6 @@ interface CompiledRoute {
   allow: string;
 }
 
-const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 /** Path segments, a trailing `/` aside (path-to-regexp accepts one unless routing is strict). */
 const segmentsOf = (path: string) =>
   (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/').length;
@@ -57,7 +56,7 @@ function compileRoutes(
   for (const [expressRoute, methods] of Object.entries(context.expressRouteMap)) {
     const openApiRoute = methods._openApiRoute;
     const pathKey = openApiRoute.substring(methods.basePath.length);
-    const operations = Object.keys(context.apiDoc.paths[pathKey] ?? {}).filter((key) => HTTP_METHODS.has(key));
+    const operations = operationMethods(context.apiDoc.paths[pathKey] ?? {});
     const { regexp, keys } = pathToRegexp(expressRoute, matching);
     const route: CompiledRoute = {
       expressRoute,
