@@ -1,13 +1,14 @@
 import { expect } from 'vitest';
 import type { components } from '../../generated/openapi.ts';
+import { UUID as ANY_CASE_UUID } from '../../lib/uuid.ts';
 import { type Api, type ErrorBody, withoutDefaults } from './fixture.ts';
 
 type ProductCreate = components['schemas']['ProductCreate'];
 
 /** A well-formed id no record has. */
 export const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-/** A lowercase UUID, as the server writes every id. */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A lowercase UUID, as the server writes every id: the contract's form (`lib/uuid.ts`) without its letter case. */
+export const UUID = new RegExp(ANY_CASE_UUID.source);
 /** The id of a record the server created: a lowercase UUID of version 7 (`server/src/domain/new-id.ts`). */
 export const RECORD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** A timestamp as the server writes it: ISO 8601 UTC with milliseconds. */
