@@ -2132,6 +2132,12 @@ export interface components {
         /**
          * @description **Documented** (section 3): PAID, SHIPPED, DELIVERED, CANCELLED, REFUNDED.
          *     **Inferred**: PENDING, an order awaiting payment (e.g. after `pix.generated`).
+         *
+         *     `x-labels` gives each status's label (`statusLabel`, `currentStatusLabel`, a `StatusOption`'s `label`):
+         *     **inferred**, the source says each has one and does not show them. `x-manual-transitions` gives, for each
+         *     status, the statuses a manual change may move an order to, in the order GET status lists them as
+         *     `allowedStatuses`: from PAID **documented** (section 3: SHIPPED, DELIVERED, CANCELLED or REFUNDED), the
+         *     other rows **inferred** (the source says they are not shown); CANCELLED and REFUNDED are final.
          * @enum {string}
          */
         OrderStatus: "PENDING" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELLED" | "REFUNDED";
@@ -2252,6 +2258,9 @@ export interface components {
         /**
          * @description **Documented** (section 3): label_generated, posted, in_transit.
          *     **Inferred** (the complete list is not shown): out_for_delivery, delivered, delivery_failed, returned.
+         *
+         *     `x-labels` gives each status's label (a tracking event's `label` and `previousLabel`, an order's
+         *     `tracking.statusLabel`): **inferred**, the source shows the field and not its values.
          * @enum {string}
          */
         TrackingStatus: "label_generated" | "posted" | "in_transit" | "out_for_delivery" | "delivered" | "delivery_failed" | "returned";

@@ -88,6 +88,41 @@ export function operationOf(operationId: OperationId): Operation {
   return operation;
 }
 
+/**
+ * A table the contract states on an enum schema as a vendor extension (`x-labels`, `x-manual-transitions`): one
+ * entry per value of the enum, each one `isEntry` accepts, and no other. Anything else stops start-up: the
+ * contract is the one place such a table is written.
+ */
+export function enumTable<Value extends string, Entry>(
+  schema: string,
+  extension: string,
+  values: readonly Value[],
+  isEntry: (entry: unknown) => entry is Entry,
+): Record<Value, Entry> {
+  return enumTableOf(served, schema, extension, values, isEntry);
+}
+
+/** `enumTable` of any contract document (the tests give it broken ones). */
+export function enumTableOf<Value extends string, Entry>(
+  contract: ContractDocument,
+  schema: string,
+  extension: string,
+  values: readonly Value[],
+  isEntry: (entry: unknown) => entry is Entry,
+): Record<Value, Entry> {
+  const node = contract.pointer(`#/components/schemas/${schema}`);
+  const table = isObject(node) ? node[extension] : undefined;
+  if (!isObject(table)) throw new Error(`the contract's ${schema} has no ${extension} table`);
+  const wrong = values.filter((value) => !isEntry(table[value]));
+  const extra = Object.keys(table).filter((key) => !(values as readonly string[]).includes(key));
+  if (wrong.length > 0 || extra.length > 0) {
+    throw new Error(
+      `the contract's ${schema} ${extension} must hold an entry for each of ${values.join(', ')} and no other (wrong or missing: ${[...wrong, ...extra].join(', ')})`,
+    );
+  }
+  return Object.fromEntries(values.map((value) => [value, table[value]])) as Record<Value, Entry>;
+}
+
 const requestIdAllowed = requestIdRule(served);
 if (!requestIdAllowed) throw new Error('the contract states no pattern for the RequestId header');
 /** Whether a client's `X-Request-Id` is one the contract's `RequestId` header allows (it is echoed then). */

@@ -1,59 +1,43 @@
 // The rules of an order's life that are neither HTTP nor storage: status labels and allowed moves, the event of
-// each move, tracking labels and codes. Only the orders folder uses them (money arithmetic is domain/pricing.ts).
-import type { components } from '../../../../generated/openapi.ts';
+// each move (all three read from the contract), tracking labels and codes. Only the orders folder uses them (money
+// arithmetic is domain/pricing.ts).
+import {
+  type components,
+  orderStatusValues,
+  trackingStatusValues,
+  webhookEventNameValues,
+} from '../../../../generated/openapi.ts';
+import { enumTable } from '../../contract.ts';
 
 type OrderStatus = components['schemas']['OrderStatus'];
-type TrackingStatus = components['schemas']['TrackingStatus'];
+type WebhookEventName = components['schemas']['WebhookEventName'];
 type StatusOption = components['schemas']['StatusOption'];
 
-/** Portuguese labels of the order statuses (documented for PAID and its targets; PENDING inferred). */
-export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
-  PENDING: 'Aguardando pagamento',
-  PAID: 'Pago',
-  SHIPPED: 'Enviado',
-  DELIVERED: 'Entregue',
-  CANCELLED: 'Cancelado',
-  REFUNDED: 'Reembolsado',
-};
+const isText = (entry: unknown): entry is string => typeof entry === 'string';
+const isStatuses = (entry: unknown): entry is OrderStatus[] =>
+  Array.isArray(entry) && entry.every((status) => (orderStatusValues as readonly unknown[]).includes(status));
+
+/** Each order status's Portuguese label: the contract's `OrderStatus` › `x-labels`. */
+export const ORDER_STATUS_LABELS = enumTable('OrderStatus', 'x-labels', orderStatusValues, isText);
 
 /**
- * The statuses the panel allows to apply manually, in the order GET status lists them. From PAID it is
- * documented (section 3); the other rows are inferred. CANCELLED and REFUNDED are final.
+ * The statuses a manual change may move an order to, in the order GET status lists them: the contract's
+ * `OrderStatus` › `x-manual-transitions` (from PAID documented, the other rows inferred).
  */
-const TRANSITIONS: Record<OrderStatus, OrderStatus[]> = {
-  PENDING: ['PAID', 'CANCELLED'],
-  PAID: ['SHIPPED', 'DELIVERED', 'CANCELLED', 'REFUNDED'],
-  SHIPPED: ['DELIVERED', 'REFUNDED'],
-  DELIVERED: ['REFUNDED'],
-  CANCELLED: [],
-  REFUNDED: [],
-};
+const TRANSITIONS = enumTable('OrderStatus', 'x-manual-transitions', orderStatusValues, isStatuses);
 
 export const allowedStatuses = (status: OrderStatus): StatusOption[] =>
   TRANSITIONS[status].map((value) => ({ value, label: ORDER_STATUS_LABELS[value] }));
 
 export const canMove = (from: OrderStatus, to: OrderStatus): boolean => TRANSITIONS[from].includes(to);
 
-/** The webhook event a status change emits (every target status has one). */
-export const STATUS_EVENTS: Record<OrderStatus, string | undefined> = {
-  PENDING: undefined,
-  PAID: 'ORDER_PAID',
-  SHIPPED: 'ORDER_SHIPPED',
-  DELIVERED: 'ORDER_DELIVERED',
-  CANCELLED: 'ORDER_CANCELLED',
-  REFUNDED: 'ORDER_REFUNDED',
-};
+/** The webhook event a change to a status emits: the contract's `ORDER_<status>` event, where it names one. */
+export const STATUS_EVENTS = Object.fromEntries(
+  orderStatusValues.map((status) => [status, webhookEventNameValues.find((event) => event === `ORDER_${status}`)]),
+) as Record<OrderStatus, WebhookEventName | undefined>;
 
-/** Portuguese labels of the tracking statuses (label_generated, posted, in_transit documented; others inferred). */
-export const TRACKING_STATUS_LABELS: Record<TrackingStatus, string> = {
-  label_generated: 'Etiqueta gerada',
-  posted: 'Postado',
-  in_transit: 'Em trânsito',
-  out_for_delivery: 'Saiu para entrega',
-  delivered: 'Entregue',
-  delivery_failed: 'Falha na entrega',
-  returned: 'Devolvido',
-};
+/** Each tracking status's Portuguese label: the contract's `TrackingStatus` › `x-labels`. */
+export const TRACKING_STATUS_LABELS = enumTable('TrackingStatus', 'x-labels', trackingStatusValues, isText);
 
 export const trackingUrl = (code: string): string =>
   `https://rastreamento.correios.com.br/app/index.php?objeto=${encodeURIComponent(code)}`;

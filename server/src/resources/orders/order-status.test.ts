@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { readContract } from '../../../../lib/contract.ts';
 import { clientOf, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { createTenant, engines } from '../../../test/harness.ts';
 import { newOrder } from '../../../test/orders.ts';
@@ -10,22 +11,10 @@ import { type ById, expectInvalid, expectNotFoundAlike, expectScopeDenied } from
 import type { Input } from '../operation.ts';
 import { orderHandlers } from './handlers.ts';
 
-const LABELS: Record<OrderStatus, string> = {
-  PENDING: 'Aguardando pagamento',
-  PAID: 'Pago',
-  SHIPPED: 'Enviado',
-  DELIVERED: 'Entregue',
-  CANCELLED: 'Cancelado',
-  REFUNDED: 'Reembolsado',
-};
-const ALLOWED: Record<OrderStatus, OrderStatus[]> = {
-  PENDING: ['PAID', 'CANCELLED'],
-  PAID: ['SHIPPED', 'DELIVERED', 'CANCELLED', 'REFUNDED'],
-  SHIPPED: ['DELIVERED', 'REFUNDED'],
-  DELIVERED: ['REFUNDED'],
-  CANCELLED: [],
-  REFUNDED: [],
-};
+/** The contract's tables, read as the contract writes them (the server reads them through its own reader). */
+const { 'x-labels': LABELS, 'x-manual-transitions': ALLOWED } = readContract().pointer(
+  '#/components/schemas/OrderStatus',
+) as unknown as { 'x-labels': Record<OrderStatus, string>; 'x-manual-transitions': Record<OrderStatus, OrderStatus[]> };
 const STATUSES = Object.keys(ALLOWED) as OrderStatus[];
 
 describeEngines('order status', () => {
