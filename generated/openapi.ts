@@ -1854,6 +1854,10 @@ export interface components {
          *     PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_MISMATCH,
          *     REFERENCE_NOT_FOUND, INVALID_STATUS_TRANSITION, AUTH_ADMIN_TOKEN_REQUIRED, INTERNAL_ERROR,
          *     RESOURCE_LIMIT_REACHED.
+         *
+         *     `x-messages` gives the Portuguese `error.message` each code carries where the case has no message of its
+         *     own (a refused status change names both statuses; a full store names its cap): **inferred**, the source
+         *     says only that the message is human-readable Portuguese.
          * @enum {string}
          */
         ErrorCode: "VALIDATION_ERROR" | "AUTH_API_KEY_REQUIRED" | "AUTH_SCOPE_DENIED" | "AUTH_STORE_ACCESS_DENIED" | "RESOURCE_NOT_FOUND" | "DUPLICATE_ENTRY" | "RATE_LIMITED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_MISMATCH" | "REFERENCE_NOT_FOUND" | "INVALID_STATUS_TRANSITION" | "AUTH_ADMIN_TOKEN_REQUIRED" | "INTERNAL_ERROR" | "RESOURCE_LIMIT_REACHED";

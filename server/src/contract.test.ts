@@ -2,10 +2,9 @@
 // server must not start with a status that has no label or a move to a status the enum does not have.
 import { describe, expect, it } from 'vitest';
 import { ContractDocument, type Json } from '../../lib/contract.ts';
-import { enumTableOf } from './contract.ts';
+import { enumTableOf, isText } from './contract.ts';
 
 const VALUES = ['OPEN', 'CLOSED'] as const;
-const isText = (entry: unknown): entry is string => typeof entry === 'string';
 
 /** A contract whose `Status` schema carries `x-labels: table`. */
 const contractWith = (table: Json | undefined) =>

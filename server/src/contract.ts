@@ -88,6 +88,9 @@ export function operationOf(operationId: OperationId): Operation {
   return operation;
 }
 
+/** An entry of a table of texts (`x-labels`, `x-messages`). */
+export const isText = (entry: unknown): entry is string => typeof entry === 'string';
+
 /**
  * A table the contract states on an enum schema as a vendor extension (`x-labels`, `x-manual-transitions`): one
  * entry per value of the enum, each one `isEntry` accepts, and no other. Anything else stops start-up: the

@@ -1,4 +1,5 @@
-import type { components } from '../../generated/openapi.ts';
+import { type components, errorCodeValues } from '../../generated/openapi.ts';
+import { enumTable, isText } from './contract.ts';
 import { AnsweredLater } from './db/pg-answered-later.ts';
 import { DuplicateRecord } from './domain/duplicate-record.ts';
 
@@ -7,29 +8,10 @@ export type ErrorDetail = components['schemas']['ErrorDetail'];
 export type ErrorBody = components['schemas']['ErrorResponse'];
 
 /**
- * The Portuguese message each code carries unless a more specific one is given; server/test/error-messages.test.ts
- * fails when one differs from the contract's example of that code.
+ * The Portuguese message each code carries unless a more specific one is given: the contract's `ErrorCode` ›
+ * `x-messages` (server/test/error-messages.test.ts holds every error example of the contract to it).
  */
-const MESSAGES: Record<ErrorCode, string> = {
-  VALIDATION_ERROR: 'Os dados enviados são inválidos.',
-  AUTH_API_KEY_REQUIRED: 'Chave de API ausente, inválida, expirada ou revogada.',
-  AUTH_SCOPE_DENIED: 'A chave de API não tem o escopo necessário para esta operação.',
-  AUTH_STORE_ACCESS_DENIED: 'A chave de API não tem acesso a esta loja.',
-  RESOURCE_NOT_FOUND: 'Recurso não encontrado.',
-  DUPLICATE_ENTRY: 'Já existe um registro com este valor na loja.',
-  RATE_LIMITED: 'Muitas requisições.',
-  ROUTE_NOT_FOUND: 'Rota não encontrada.',
-  METHOD_NOT_ALLOWED: 'Método não permitido para esta rota.',
-  PAYLOAD_TOO_LARGE: 'O corpo da requisição é grande demais.',
-  UNSUPPORTED_MEDIA_TYPE: 'O corpo da requisição deve ser JSON (Content-Type: application/json).',
-  IDEMPOTENCY_KEY_IN_USE: 'Uma requisição com esta Idempotency-Key ainda está em processamento.',
-  IDEMPOTENCY_KEY_MISMATCH: 'Esta Idempotency-Key já foi usada com outro corpo de requisição.',
-  REFERENCE_NOT_FOUND: 'Um ou mais recursos referenciados não existem nesta loja.',
-  INVALID_STATUS_TRANSITION: 'Esta mudança de status não é permitida.',
-  AUTH_ADMIN_TOKEN_REQUIRED: 'Token de administração ausente ou inválido.',
-  INTERNAL_ERROR: 'Erro interno do servidor.',
-  RESOURCE_LIMIT_REACHED: 'A loja atingiu o limite deste recurso.',
-};
+const MESSAGES = enumTable('ErrorCode', 'x-messages', errorCodeValues, isText);
 
 /** Every failure a handler or middleware raises; the error handler turns it into the documented envelope. */
 export class ApiError extends Error {

@@ -7,13 +7,12 @@ import {
   trackingStatusValues,
   webhookEventNameValues,
 } from '../../../../generated/openapi.ts';
-import { enumTable } from '../../contract.ts';
+import { enumTable, isText } from '../../contract.ts';
 
 type OrderStatus = components['schemas']['OrderStatus'];
 type WebhookEventName = components['schemas']['WebhookEventName'];
 type StatusOption = components['schemas']['StatusOption'];
 
-const isText = (entry: unknown): entry is string => typeof entry === 'string';
 const isStatuses = (entry: unknown): entry is OrderStatus[] =>
   Array.isArray(entry) && entry.every((status) => (orderStatusValues as readonly unknown[]).includes(status));
 
