@@ -3622,11 +3622,21 @@ export interface components {
             timeout?: number;
             /** @description Key used to sign deliveries (see the `webhook-signature` header of the Webhook events). Write-only: it is never returned; the read shape only says `hasSecret`. Omit it for unsigned deliveries. The form (`whsec_` and the standard base64, with `=` padding, of 24 to 64 random bytes, as Standard Webhooks defines it) is inferred: section 6 says the signature scheme is not shown. Any other form is refused with a 400 `VALIDATION_ERROR` naming `secret`. Generate one with e.g. `node -e "console.log('whsec_' + crypto.randomBytes(32).toString('base64'))"`. */
             secret?: string;
-            /** @description Extra HTTP headers sent with every delivery (header name → value); null for none. They cannot override the `webhook-*` or `content-type` headers. */
-            headers?: {
-                [key: string]: string;
-            } | null;
+            headers?: components["schemas"]["WebhookCustomHeaders"];
         };
+        /**
+         * @description **Inferred** (section 2.9 says webhook request bodies are not shown) — extra HTTP headers sent with every
+         *     delivery (header name → value); null for none. They cannot override the `webhook-*` or `content-type`
+         *     headers (the server's own values are sent). A name is an HTTP token of 1–100 characters; a value is at most 1,024 characters of visible ASCII, spaces and tabs (an RFC 9110 field value
+         *     without obs-text: no CR, LF or NUL, which would break every delivery, and no other byte a receiver would
+         *     have to guess the encoding of); and the headers that frame or route the
+         *     request are refused (`Host`, `Content-Length`, `Transfer-Encoding`, `Connection`, `Keep-Alive`,
+         *     `Upgrade`, `TE`, `Trailer`, `Expect`, `Proxy-Connection`, in any letter case): the server sets them for
+         *     the URL and body of each delivery. Any of these is a 400 `VALIDATION_ERROR` naming the header.
+         */
+        WebhookCustomHeaders: {
+            [key: string]: string;
+        } | null;
         /** @description **Inferred** — section 2.9 says webhook request bodies are not shown; partial update with the create fields, at least one. */
         WebhookUpdate: {
             /** @description Name shown in the panel. */
@@ -3658,10 +3668,7 @@ export interface components {
             timeout?: number;
             /** @description Key used to sign deliveries (see the `webhook-signature` header of the Webhook events). Write-only: it is never returned; the read shape only says `hasSecret`. Sending a new value rotates it; null removes it (deliveries are then unsigned). The form (`whsec_` and the standard base64, with `=` padding, of 24 to 64 random bytes, as Standard Webhooks defines it) is inferred: section 6 says the signature scheme is not shown. Any other form is refused with a 400 `VALIDATION_ERROR` naming `secret`. Generate one with e.g. `node -e "console.log('whsec_' + crypto.randomBytes(32).toString('base64'))"`. */
             secret?: string | null;
-            /** @description Extra HTTP headers sent with every delivery (header name → value); null for none. They cannot override the `webhook-*` or `content-type` headers. */
-            headers?: {
-                [key: string]: string;
-            } | null;
+            headers?: components["schemas"]["WebhookCustomHeaders"];
         };
         /** @description **Inferred** — `data.webhook` is documented for GET /api/v1/webhooks/{webhookId}; create and update reuse the envelope. */
         WebhookResponse: {

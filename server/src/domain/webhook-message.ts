@@ -40,6 +40,17 @@ export const webhookMessage = (
   data: Record<string, unknown>,
 ): string => JSON.stringify({ id, type, createdAt, storeId, data });
 
+/**
+ * A custom header that HTTP cannot carry (a CR, LF or NUL in its value): the contract refuses such a header, but
+ * a webhook stored before it did may hold one. The attempt fails with the header's name, never its value.
+ */
+export class InvalidCustomHeaderError extends Error {
+  constructor(headerName: string) {
+    super(`custom header ${headerName} is not a valid HTTP header`);
+    this.name = 'InvalidCustomHeaderError';
+  }
+}
+
 /** Custom headers may not replace these (the contract: not the `webhook-*` nor `content-type` headers). */
 const isReservedHeader = (name: string) => /^(content-type|webhook-.*)$/i.test(name);
 
@@ -56,7 +67,12 @@ export function attemptHeaders(
 ): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(webhook.headers ?? {})) {
-    if (!isReservedHeader(name)) headers.set(name, value);
+    if (isReservedHeader(name)) continue;
+    try {
+      headers.set(name, value);
+    } catch {
+      throw new InvalidCustomHeaderError(name);
+    }
   }
   headers.set('content-type', 'application/json');
   headers.set('webhook-id', messageId);

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { continueRun } from '../domain/automation-runner.ts';
 import { retryDelayMs } from '../domain/retry-schedule.ts';
 import { UnsafeWebhookUrlError, type WebhookSender } from '../domain/ssrf-guard.ts';
-import { attemptHeaders } from '../domain/webhook-message.ts';
+import { attemptHeaders, InvalidCustomHeaderError } from '../domain/webhook-message.ts';
 import type { Repositories } from '../resources/index.ts';
 import type { ClaimedDelivery } from '../resources/webhooks/deliveries-repository.ts';
 
@@ -27,7 +27,9 @@ const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
 
 /** Why an attempt got no answer, without anything of the request (URL, headers, secret). */
 function reasonOf(error: unknown): string {
-  if (error instanceof UnsafeWebhookUrlError) return `refused: ${error.message}`;
+  if (error instanceof UnsafeWebhookUrlError || error instanceof InvalidCustomHeaderError) {
+    return `refused: ${error.message}`;
+  }
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timed out';
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   return typeof cause?.code === 'string' ? `connection failed (${cause.code})` : 'connection failed';
@@ -38,10 +40,10 @@ async function attempt(claim: ClaimedDelivery, options: WorkerOptions): Promise<
   const { repositories, retrySchedule, send, log } = options;
   const { delivery, webhook } = claim;
   const started = Date.now();
-  const headers = attemptHeaders(webhook, delivery.message_id, Math.floor(started / 1000), delivery.payload);
   let statusCode: number | null = null;
   let error: string | null = null;
   try {
+    const headers = attemptHeaders(webhook, delivery.message_id, Math.floor(started / 1000), delivery.payload);
     statusCode = await send({ url: webhook.url, headers, body: delivery.payload, timeoutMs: webhook.timeout });
     if (statusCode < 200 || statusCode > 299) error = `answered ${statusCode}`;
   } catch (failure) {

@@ -3,6 +3,7 @@ import { RECORD_ID, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, test } from '../../../test/fixture.ts';
 import { verified, webhookReceiver } from '../../../test/receiver.ts';
 import { expectScopeDenied } from '../../../test/store-scoped.ts';
+import { openStore } from '../../db/database.ts';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -93,6 +94,55 @@ describeEngines(
         const last = receiver.delivered()[0];
         if (!last) throw new Error('the redelivery did not arrive');
         expect(verified(SECRET, last)).toMatchObject({ id: messageId, type: 'PRODUCT_CREATED' });
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    test('a stored custom header that HTTP cannot carry fails its attempt, naming the header and not its value, and the delivery ends FAILED', async ({
+      api,
+      server,
+    }) => {
+      const receiver = await webhookReceiver();
+      try {
+        const created = await api.POST('/api/v1/webhooks', {
+          body: {
+            name: 'ERP',
+            url: receiver.url('/hook'),
+            events: ['PRODUCT_CREATED'],
+            retryAttempts: 0,
+            timeout: 5000,
+            active: true,
+          },
+        });
+        const webhookId = created.data?.data.webhook.id ?? UNKNOWN;
+        // The contract refuses such a value now; a webhook stored before it did may hold one.
+        const store = openStore(server.location);
+        try {
+          await store.db
+            .updateTable('webhooks')
+            .set({ headers: JSON.stringify({ 'X-Evil': 'a\r\nInjected: 1' }) })
+            .where('id', '=', webhookId)
+            .execute();
+        } finally {
+          await store.close();
+        }
+        await api.POST('/api/v1/products', { body: { name: 'Caneca', type: 'DIGITAL', price: 10, status: 'ACTIVE' } });
+        const log = () => api.GET('/api/v1/webhooks/{webhookId}/deliveries', { params: { path: { webhookId } } });
+        await vi.waitFor(async () => expect((await log()).data?.data.deliveries[0]?.status).toBe('FAILED'), {
+          timeout: 15_000,
+          interval: 100,
+        });
+        expect((await log()).data?.data.deliveries[0]?.attempts).toEqual([
+          {
+            attempt: 1,
+            attemptedAt: expect.any(String),
+            statusCode: null,
+            durationMs: expect.any(Number),
+            error: 'refused: custom header X-Evil is not a valid HTTP header',
+          },
+        ]);
+        expect(receiver.received).toEqual([]);
       } finally {
         await receiver.close();
       }

@@ -147,6 +147,13 @@ describeEngines(
       ['a secret of 16 bytes (under 24)', { ...erp, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILA==' }, 'secret'],
       ['a secret in base64url', { ...erp, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La-a_w' }, 'secret'],
       ['a header name with spaces', { ...erp, headers: { 'X Bad': 'v' } }, 'headers'],
+      ['a header value with CR and LF', { ...erp, headers: { 'X-Evil': 'a\r\nInjected: 1' } }, 'headers.X-Evil'],
+      ['a header value with NUL', { ...erp, headers: { 'X-Evil': 'a\u0000b' } }, 'headers.X-Evil'],
+      ['a header value outside ASCII', { ...erp, headers: { 'X-Cidade': 'São Paulo' } }, 'headers.X-Cidade'],
+      ['Host among the headers', { ...erp, headers: { Host: 'internal.corp' } }, 'headers'],
+      ['Transfer-Encoding in another letter case', { ...erp, headers: { 'transfer-ENCODING': 'chunked' } }, 'headers'],
+      ['Content-Length among the headers', { ...erp, headers: { 'Content-Length': '0' } }, 'headers'],
+      ['Connection among the headers', { ...erp, headers: { connection: 'close' } }, 'headers'],
       ['hasSecret sent', { ...erp, hasSecret: true }, 'hasSecret'],
     ] as const)(
       'createWebhook rejects %s with 400 VALIDATION_ERROR naming the field',
@@ -289,7 +296,7 @@ describeEngines(
           url: hooks.url('/signed'),
           events: ['PRODUCT_CREATED'],
           secret: SECRET,
-          headers: { 'X-Erp-Tenant': 'loja-maria', 'Webhook-Id': 'forged' },
+          headers: { 'X-Erp-Tenant': 'loja-maria', 'Webhook-Id': 'forged', 'X-Cidade': 'Sao Paulo\tSP' },
         });
         await newWebhook(api, { ...erp, url: hooks.url('/orders-only') });
         await newWebhook(api, {
@@ -305,6 +312,7 @@ describeEngines(
         expect(delivery.path).toBe('/signed');
         expect(delivery.headers['content-type']).toBe('application/json');
         expect(delivery.headers['x-erp-tenant']).toBe('loja-maria');
+        expect(delivery.headers['x-cidade']).toBe('Sao Paulo\tSP');
         expect(delivery.headers['webhook-id']).toMatch(/^msg_[A-Za-z0-9]+$/);
         expect(Number(delivery.headers['webhook-timestamp'])).toBeGreaterThan(1_600_000_000);
         expect(() => verified(newWebhookSecret(), delivery)).toThrow();
