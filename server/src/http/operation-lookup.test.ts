@@ -25,6 +25,21 @@ describeEngines('operation look-up', () => {
     );
   });
 
+  test.for([
+    ['GET', '/api/v1/products/%ED%A0%80'],
+    ['GET', '/api/v1/products/%E0%A4%A'],
+    ['PATCH', '/api/v1/products/%'],
+  ])(
+    '%s %s without a key is 401 AUTH_API_KEY_REQUIRED: the key is checked before the path',
+    async ([method, path], { server, tenant }) => {
+      const reply = await raw(server.baseUrl, method ?? 'GET', path ?? '', { 'x-store-id': tenant.storeId });
+      expect(reply.status).toBe(401);
+      expect(reply.body).toEqual(
+        envelope(401, 'AUTH_API_KEY_REQUIRED', 'Chave de API ausente, inválida, expirada ou revogada.'),
+      );
+    },
+  );
+
   test('a HEAD is answered as its path’s GET without a body: getProductById and listProducts, 200 and 404', async ({
     server,
     tenant,

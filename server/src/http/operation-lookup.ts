@@ -82,6 +82,22 @@ function compileRoutes(
  * percent-escape is a 400 naming the path parameter, and a HEAD is its path's GET. Everything after it (security,
  * validation, coercion) is the validator's own. Call once, before the validator handles requests.
  */
+/** The path parameter of a request whose percent-escapes do not decode (`%E0%A4%A`), found by the lookup. */
+const malformedEscapes = new WeakMap<object, string>();
+
+/**
+ * A path parameter that does not decode is a 400 naming it, after authentication (the contract's order of checks:
+ * a request without a valid key is a 401 whatever its path holds). The validator named the whole URL.
+ */
+export const rejectMalformedPathEscape: RequestHandler = (req, _res, next) => {
+  const name = malformedEscapes.get(req);
+  if (name === undefined) return next();
+  throw new validatorErrors.BadRequest({
+    path: `/params/${name}`,
+    message: 'codificação percentual inválida (malformed URI)',
+  });
+};
+
 export function compileOperationLookup(): void {
   const { OpenApiValidator } = requireFromValidator('./openapi.validator') as { OpenApiValidator: ValidatorClass };
   const { pathToRegexp } = requireFromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp };
@@ -115,14 +131,13 @@ export function compileOperationLookup(): void {
         }
         const pathParams: Record<string, string> = {};
         route.paramNames.forEach((name, index) => {
+          const raw = matched[index + 1] ?? '';
           try {
-            pathParams[name] = decodeURIComponent(matched[index + 1] ?? '');
+            pathParams[name] = decodeURIComponent(raw);
           } catch {
-            // The validator answered a bad escape with the whole URL as the field; this names the parameter.
-            throw new validatorErrors.BadRequest({
-              path: `/params/${name}`,
-              message: 'codificação percentual inválida (malformed URI)',
-            });
+            // A validation error, answered after authentication as every other (rejectMalformedPathEscape).
+            pathParams[name] = raw;
+            malformedEscapes.set(req, name);
           }
         });
         (req as typeof req & { openapi: unknown }).openapi = {
