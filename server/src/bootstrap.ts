@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './config.ts';
 import { allScopes } from './contract.ts';
-import { dataDirError, ensureDataDir } from './data-dir.ts';
+import { DEMO_API_KEY_FILE, dataDirError, ensureDataDir } from './data-dir.ts';
 import type { Engine } from './db/database.ts';
 import { now } from './domain/clock.ts';
 import { newId } from './domain/new-id.ts';
@@ -58,12 +58,27 @@ export function resolveAdminToken(adminToken: string | undefined, dataDir: strin
 
 export interface DemoCredentials {
   storeId: string;
-  apiKey: string;
+  /** The file holding the demo store's full-scope key. */
+  apiKeyFile: string;
 }
 
-/** A demo store and a full-scope key, created only when the store holds no store at all (a first start). */
-export async function createDemoStoreIfEmpty(repositories: Repositories): Promise<DemoCredentials | undefined> {
+/**
+ * A demo store and a full-scope key, created only when the store holds no store at all (a first start). The key
+ * is kept in DATA_DIR/demo-api-key (mode 0600), never printed: stdout is often a log, which must hold no secret.
+ */
+export async function createDemoStoreIfEmpty(
+  repositories: Repositories,
+  dataDir: string,
+): Promise<DemoCredentials | undefined> {
   if ((await repositories.stores.count()) > 0) return undefined;
+  const apiKey = newSecret(API_KEY_PREFIX);
+  const apiKeyFile = path.join(dataDir, DEMO_API_KEY_FILE);
+  try {
+    writeFileSync(apiKeyFile, `${apiKey}\n`, { mode: 0o600 });
+    chmodSync(apiKeyFile, 0o600);
+  } catch (error) {
+    throw dataDirError(dataDir, error);
+  }
   const at = now();
   const store = await repositories.stores.createStore({
     id: newId(),
@@ -71,7 +86,6 @@ export async function createDemoStoreIfEmpty(repositories: Repositories): Promis
     currency: 'BRL',
     createdAt: at,
   });
-  const apiKey = newSecret(API_KEY_PREFIX);
   await repositories.credentials.createApiKey({
     id: newId(),
     name: 'Demo (all scopes)',
@@ -82,7 +96,7 @@ export async function createDemoStoreIfEmpty(repositories: Repositories): Promis
     createdAt: at,
     keyHash: hashSecret(apiKey),
   });
-  return { storeId: store.id, apiKey };
+  return { storeId: store.id, apiKeyFile };
 }
 
 /** A string the POSIX shell reads back as exactly `text`. */
@@ -108,9 +122,9 @@ export interface BannerFacts {
 }
 
 /**
- * The start-up banner on stdout (never the log). It shows a secret only when this start created it: the demo
- * key, and a generated admin token. The commands read the admin token from its file (or $ADMIN_TOKEN), so they
- * work as printed after any restart without the token being printed again.
+ * The start-up banner on stdout. It shows no secret (stdout is often a log): it names the files the admin token and
+ * the demo key are kept in, and its commands read them from there (or from $ADMIN_TOKEN), so they work as printed
+ * after any restart.
  */
 export function banner({ address, adminToken, engine, demo, storeId }: BannerFacts): string {
   const base = localBaseUrl(address);
@@ -126,7 +140,7 @@ export function banner({ address, adminToken, engine, demo, storeId }: BannerFac
     adminToken.source === 'env'
       ? 'Admin token: the ADMIN_TOKEN you set (export it in the shell you run the commands below from).'
       : adminToken.source === 'created'
-        ? `Admin token (created now, kept for later starts in ${adminToken.file}): ${adminToken.value}`
+        ? `Admin token: created now, kept in ${adminToken.file}`
         : `Admin token: kept in ${adminToken.file}`,
   );
   if (demo) {
@@ -134,11 +148,11 @@ export function banner({ address, adminToken, engine, demo, storeId }: BannerFac
       '',
       'Demo store created (first start):',
       `  X-Store-Id: ${demo.storeId}`,
-      `  API key:    ${demo.apiKey}`,
+      `  API key:    kept in ${demo.apiKeyFile}`,
       '',
       'Try it:',
       `  curl -s -X POST ${base}/api/v1/products \\`,
-      `    -H 'Authorization: Bearer ${demo.apiKey}' -H 'X-Store-Id: ${demo.storeId}' \\`,
+      `    -H "Authorization: Bearer $(cat ${shellQuote(demo.apiKeyFile)})" -H 'X-Store-Id: ${demo.storeId}' \\`,
       `    -H 'Content-Type: application/json' \\`,
       `    -d '{"name":"Camiseta Básica","type":"DIGITAL","price":49.9}'`,
     );

@@ -2,6 +2,9 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './config.ts';
 
+/** Where the demo store's key is kept, in DATA_DIR, readable by its owner only; `npm run reset` deletes it. */
+export const DEMO_API_KEY_FILE = 'demo-api-key';
+
 /**
  * Makes DATA_DIR exist and proves it writable, or throws a ConfigError naming DATA_DIR. The directories are
  * made one level at a time: `mkdirSync(..., { recursive: true })` loops forever under /proc instead of failing.

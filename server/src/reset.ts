@@ -7,10 +7,20 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
+import { DEMO_API_KEY_FILE } from './data-dir.ts';
 import { SQLITE_FILE } from './db/database.ts';
 
-/** The store file and SQLite's companions (write-ahead log, shared memory, rollback journal). */
-const STORE_FILES = [SQLITE_FILE, `${SQLITE_FILE}-wal`, `${SQLITE_FILE}-shm`, `${SQLITE_FILE}-journal`];
+/**
+ * The store file and SQLite's companions (write-ahead log, shared memory, rollback journal), and the demo store's
+ * key, which names a key of that store.
+ */
+const STORE_FILES = [
+  SQLITE_FILE,
+  `${SQLITE_FILE}-wal`,
+  `${SQLITE_FILE}-shm`,
+  `${SQLITE_FILE}-journal`,
+  DEMO_API_KEY_FILE,
+];
 
 async function confirmed(question: string): Promise<boolean> {
   const prompt = createInterface({ input: process.stdin, output: process.stdout });

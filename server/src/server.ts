@@ -34,9 +34,9 @@ async function main(): Promise<void> {
   // Listening first: a PORT or HOST that fails leaves no demo store behind whose key was never shown.
   const server = await listen(app, config, logger);
   const address = server.address() as AddressInfo;
-  const demo = store.engine === 'sqlite' ? await createDemoStoreIfEmpty(repositories) : undefined;
+  const demo = store.engine === 'sqlite' ? await createDemoStoreIfEmpty(repositories, config.dataDir) : undefined;
   const storeId = demo?.storeId ?? (await repositories.stores.oldest())?.id;
-  // The log says where, never the token; the banner is for the person at the terminal.
+  // The log says where; the banner names where the secrets are kept, never the secrets.
   logger.info({ host: address.address, port: address.port }, 'listening');
   process.stdout.write(banner({ address, adminToken, engine: store.engine, demo, storeId }));
   worker.start();

@@ -67,19 +67,29 @@ async function stop(started: Started): Promise<void> {
   expect(after).toContain('"msg":"stopped"');
 }
 
-/** The banner's key-minting command, exactly as printed (two lines joined by a backslash). */
-function mintCommand(banner: string): string {
+/** A command of the banner, exactly as printed: the `count` lines (joined by backslashes) after its heading. */
+function printedCommand(banner: string, heading: RegExp, count: number): string {
   const lines = banner.split('\n');
-  const at = lines.findIndex((line) => line.startsWith('Mint an API key'));
+  const at = lines.findIndex((line) => heading.test(line));
   expect(at, banner).toBeGreaterThan(-1);
-  return lines.slice(at + 1, at + 3).join('\n');
+  return lines.slice(at + 1, at + 1 + count).join('\n');
+}
+
+/** The banner's key-minting command (two lines). */
+const mintCommand = (banner: string) => printedCommand(banner, /^Mint an API key/, 2);
+/** The banner's "Try it" command on the demo store (four lines). */
+const tryItCommand = (banner: string) => printedCommand(banner, /^Try it:$/, 4);
+
+/** Runs a printed command in a POSIX shell and returns what it wrote. */
+function run(command: string): string {
+  const result = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout;
 }
 
 /** Runs the printed command in a POSIX shell and returns the key from its answer. */
 function mintWith(command: string): string {
-  const result = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
-  expect(result.status, result.stderr).toBe(0);
-  const answer = JSON.parse(result.stdout) as { success: boolean; data: { apiKey: { key: string } } };
+  const answer = JSON.parse(run(command)) as { success: boolean; data: { apiKey: { key: string } } };
   expect(answer.success).toBe(true);
   return answer.data.apiKey.key;
 }
@@ -88,6 +98,7 @@ describe('npm start on one DATA_DIR, started twice', { timeout: 60_000 }, () => 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kit-startup-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const tokenFile = path.join(dataDir, 'admin-token');
+  const demoKeyFile = path.join(dataDir, 'demo-api-key');
 
   it('keeps its admin token, says where it listens, and mints a working key with the printed command each time', async () => {
     const first = await start({ DATA_DIR: dataDir });
@@ -95,18 +106,24 @@ describe('npm start on one DATA_DIR, started twice', { timeout: 60_000 }, () => 
     try {
       expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
       expect(first.stdout).toContain(`Storefront reference server listening on http://127.0.0.1:${first.port}\n`);
-      expect(first.stdout).toContain(`Admin token (created now, kept for later starts in ${tokenFile}): ${token}\n`);
+      expect(first.stdout).toContain(`Admin token: created now, kept in ${tokenFile}\n`);
       expect(first.stdout).toContain('Demo store created (first start):');
+      expect(first.stdout).toContain(`  API key:    kept in ${demoKeyFile}\n`);
+      expect(statSync(demoKeyFile).mode & 0o777).toBe(0o600);
+      const demoKey = readFileSync(demoKeyFile, 'utf8').trim();
       const storeId = /X-Store-Id: ([0-9a-f-]{36})/.exec(first.stdout)?.[1] as string;
-      // The structured log (pino's JSON lines) never carries the token; only the banner line above shows it.
-      const logLines = first.stdout.split('\n').filter((line) => line.startsWith('{'));
-      expect(logLines.length).toBeGreaterThan(0);
-      for (const line of logLines) expect(line).not.toContain(token);
+      // stdout is the log too (the banner and pino's JSON lines): it holds neither secret.
+      expect(first.stdout).not.toContain(token);
+      expect(first.stdout).not.toContain(demoKey);
+      expect(JSON.parse(run(tryItCommand(first.stdout)))).toMatchObject({
+        success: true,
+        data: { product: { name: 'Camiseta Básica', price: 49.9 } },
+      });
 
       const key = mintWith(mintCommand(first.stdout));
       const created = await withKey(first, key).POST('/api/v1/products', {
         params: { header: { 'X-Store-Id': storeId } },
-        body: withoutDefaults<ProductCreate>({ name: 'Camiseta Básica', type: 'DIGITAL', price: 49.9 }),
+        body: withoutDefaults<ProductCreate>({ name: 'Camiseta Sport', type: 'DIGITAL', price: 49.9 }),
       });
       expect(created.response.status).toBe(201);
     } finally {
@@ -125,7 +142,10 @@ describe('npm start on one DATA_DIR, started twice', { timeout: 60_000 }, () => 
         params: { header: { 'X-Store-Id': storeId } },
       });
       expect(listed.response.status).toBe(200);
-      expect(listed.data?.data.products.map((product) => product.name)).toEqual(['Camiseta Básica']);
+      expect(listed.data?.data.products.map((product) => product.name).sort()).toEqual([
+        'Camiseta Básica',
+        'Camiseta Sport',
+      ]);
     } finally {
       await stop(second);
     }
@@ -150,6 +170,7 @@ describe('npm start on one DATA_DIR, started twice', { timeout: 60_000 }, () => 
     const done = reset('--yes');
     expect(done.status, done.stderr).toBe(0);
     expect(() => statSync(path.join(dataDir, 'storefront.sqlite'))).toThrow(/ENOENT/);
+    expect(() => statSync(path.join(dataDir, 'demo-api-key'))).toThrow(/ENOENT/);
     expect(readFileSync(tokenFile, 'utf8')).toBe(token);
 
     const fresh = await start({ DATA_DIR: dataDir });
@@ -310,9 +331,10 @@ describe('connection deadlines', { timeout: 60_000 }, () => {
   });
 
   it('sends 100 Continue to a request that expects it only once its key is accepted', async () => {
-    const server = await start({ DATA_DIR: tempDir('kit-continue-') });
+    const dataDir = tempDir('kit-continue-');
+    const server = await start({ DATA_DIR: dataDir });
     try {
-      const key = /sf_live_[A-Za-z0-9_-]{43}/.exec(server.stdout)?.[0] ?? '';
+      const key = readFileSync(path.join(dataDir, 'demo-api-key'), 'utf8').trim();
       const storeId = /X-Store-Id: ([0-9a-f-]{36})/.exec(server.stdout)?.[1] ?? '';
       const body = '{"name":"Adesivo","type":"DIGITAL","price":10}';
       /** The answer to a create that waits for `100 Continue` before it sends its body. */
