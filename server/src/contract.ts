@@ -7,6 +7,8 @@ import {
   type ContractDocument,
   type Operation as ContractOperation,
   isObject,
+  type Json,
+  type JsonObject,
   readContract,
   requestIdRule,
 } from '../../lib/contract.ts';
@@ -124,6 +126,34 @@ export function enumTableOf<Value extends string, Entry>(
     );
   }
   return Object.fromEntries(values.map((value) => [value, table[value]])) as Record<Value, Entry>;
+}
+
+/** The first schema under components/schemas that carries `x-rule: id`, depth first. */
+function schemaOfRule(node: Json | undefined, id: string): JsonObject | undefined {
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const found = schemaOfRule(item, id);
+      if (found) return found;
+    }
+  }
+  if (!isObject(node)) return undefined;
+  if (node['x-rule'] === id) return node;
+  for (const value of Object.values(node)) {
+    const found = schemaOfRule(value, id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A bound the contract states in the schema of a rule (`x-rule: id`), at `path` inside it: e.g. the SMS limit,
+ * `ruleBound('template-sms-length', ['then', 'properties', 'message', 'maxLength'])`. No such number stops start-up.
+ */
+export function ruleBound(id: string, path: readonly string[]): number {
+  const rule = schemaOfRule(served.pointer('#/components/schemas'), id);
+  const bound = path.reduce<Json | undefined>((at, key) => (isObject(at) ? at[key] : undefined), rule);
+  if (typeof bound !== 'number') throw new Error(`the contract's rule ${id} states no number at ${path.join('.')}`);
+  return bound;
 }
 
 const requestIdAllowed = requestIdRule(served);

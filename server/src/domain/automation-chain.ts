@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/openapi.ts';
+import { ruleBound } from '../contract.ts';
 import { type RuleIssue, ruleViolation } from '../rules.ts';
 
 // The rules of an automation the schema cannot state, shared by create, update, validate and add-step.
@@ -42,8 +43,11 @@ export const ACTION_CHANNELS: Record<ActionName, TemplateChannel> = {
 
 const CHANNEL_LABELS: Record<TemplateChannel, string> = { email: 'email', sms: 'SMS', whatsapp: 'WhatsApp' };
 
-/** SMS text limit (section 8). */
-export const SMS_MAX_LENGTH = 160;
+/** SMS text limit (section 8): the contract's `template-sms-length` rule (TemplateCreate). */
+export const SMS_MAX_LENGTH = ruleBound('template-sms-length', ['then', 'properties', 'message', 'maxLength']);
+
+/** Whether a text is over the SMS limit, counted in characters (code points) as JSON Schema's maxLength counts. */
+export const overSmsLimit = (text: string): boolean => [...text].length > SMS_MAX_LENGTH;
 
 /** Finds the store's templates by id; only their channel matters here. */
 export type TemplateLookup = (ids: string[]) => Promise<Map<string, { channel: TemplateChannel }>>;
@@ -144,7 +148,7 @@ function checkAction(
       ),
     );
   }
-  if (channel === 'sms' && typeof message === 'string' && message.length > SMS_MAX_LENGTH) {
+  if (channel === 'sms' && typeof message === 'string' && overSmsLimit(message)) {
     issues.push(
       ruleViolation('automation-sms-length', `${at}.data.message`, `SMS com mais de ${SMS_MAX_LENGTH} caracteres`),
     );

@@ -87,6 +87,7 @@ describeEngines('automations', () => {
       action('send_whatsapp', { template_id: whatsapp }),
       action('send_sms', { message: 'x'.repeat(160) }),
       action('send_whatsapp', { message: 'Oi {{customer.name}}', extra: 'kept' }),
+      action('send_sms', { message: '🙂'.repeat(160) }),
     ];
     const validated = await api.POST('/api/v1/automations/validate', { body: { ...flow(email), steps } });
     expect(validated.data?.data).toMatchObject({ valid: true, errors: [] });
@@ -120,6 +121,11 @@ describeEngines('automations', () => {
     [
       'send_sms over 160 characters',
       () => ({ steps: [action('send_sms', { message: 'x'.repeat(161) })] }),
+      'steps.0.data.message',
+    ],
+    [
+      'send_sms over 160 characters of two UTF-16 units',
+      () => ({ steps: [action('send_sms', { message: '🙂'.repeat(161) })] }),
       'steps.0.data.message',
     ],
     ['send_sms without message nor template', () => ({ steps: [action('send_sms', {})] }), 'steps.0.data.message'],

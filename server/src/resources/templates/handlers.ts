@@ -1,5 +1,5 @@
 import type { components } from '../../../../generated/openapi.ts';
-import { SMS_MAX_LENGTH } from '../../domain/automation-chain.ts';
+import { overSmsLimit, SMS_MAX_LENGTH } from '../../domain/automation-chain.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { found } from '../../errors.ts';
@@ -58,7 +58,7 @@ function checkChannelRules(channel: Template['channel'], fields: TemplateFields)
     }
   } else {
     required('message');
-    if (channel === 'sms' && fields.message !== null && fields.message.length > SMS_MAX_LENGTH) {
+    if (channel === 'sms' && fields.message !== null && overSmsLimit(fields.message)) {
       details.push(ruleViolation('template-sms-length', 'message', `SMS com no máximo ${SMS_MAX_LENGTH} caracteres`));
     }
   }

@@ -70,6 +70,35 @@ describeEngines('message templates', () => {
     const sms = await api.POST('/api/v1/automation/templates', { body: { channel: 'sms', message: 'x'.repeat(160) } });
     expect(sms.response.status).toBe(201);
     expect(sms.data?.data.template.message).toHaveLength(160);
+    // 160 characters, as JSON Schema counts them: code points, though each of these is two UTF-16 units.
+    const emoji = '🙂'.repeat(160);
+    const wide = await api.POST('/api/v1/automation/templates', { body: { channel: 'sms', message: emoji } });
+    expect(wide.response.status).toBe(201);
+    expect(wide.data?.data.template.message).toBe(emoji);
+    // An update is checked by the server's own rule on the result (`template-sms-length`): counted the same way.
+    const patch = (message: string) =>
+      api.PATCH('/api/v1/automation/templates/{templateId}', {
+        params: { path: { templateId: wide.data?.data.template.id ?? '' } },
+        body: { message },
+      });
+    expect((await patch(`${emoji.slice(2)}!`)).data?.data.template.message).toBe(`${emoji.slice(2)}!`);
+    const over = await patch(`${emoji}!`);
+    expect(over.response.status).toBe(400);
+    expect(over.error).toMatchObject({
+      success: false,
+      error: {
+        code: 'VALIDATION_ERROR',
+        details: [
+          {
+            location: 'body',
+            path: 'message',
+            reason: 'SMS com no máximo 160 caracteres',
+            rule: 'template-sms-length',
+          },
+        ],
+      },
+      meta: { status: 400 },
+    });
   });
 
   test('createTemplate keeps only the fields of the channel: the others are null', async ({ api }) => {
@@ -92,6 +121,7 @@ describeEngines('message templates', () => {
     ['email without body nor html', { ...emailTemplate, body: undefined }, 'body'],
     ['sms without message', { channel: 'sms' }, 'message'],
     ['sms longer than 160', { channel: 'sms', message: 'x'.repeat(161) }, 'message'],
+    ['sms of 161 characters of two UTF-16 units', { channel: 'sms', message: '🙂'.repeat(161) }, 'message'],
     ['whatsapp without message', { channel: 'whatsapp' }, 'message'],
     ['unknown channel', { channel: 'telegram', message: 'oi' }, 'channel'],
     ['missing channel', { message: 'oi' }, 'channel'],
