@@ -149,9 +149,10 @@ export interface paths {
         put?: never;
         /**
          * Link products to a collection
-         * @description **Documented** (section 4) — 1 to 250 product ids; 404 for an unknown category. **Inferred**: 200 as the
-         *     success status; ids that are not products of the store answer 422 `REFERENCE_NOT_FOUND` naming them and
-         *     link nothing; linking a product twice does not count it twice.
+         * @description **Documented** (section 4) — 1 to 250 product ids; 404 for an unknown category; errors 400, 401, 403, 404
+         *     (category) and 429 only. **Inferred**: 200 as the success status; ids that are not products of the store are
+         *     an invalid body, a 400 `VALIDATION_ERROR` naming each of them (`productIds.<index>`, rule
+         *     `category-products-of-store`), and link nothing; linking a product twice does not count it twice.
          */
         post: operations["assignCategoryProducts"];
         delete?: never;
@@ -4805,11 +4806,21 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryProductsAssignResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableReference"];
             429: components["responses"]["RateLimited"];
         };
     };

@@ -233,7 +233,7 @@ describeEngines('categories', () => {
     });
   });
 
-  test('assignCategoryProducts answers 422 REFERENCE_NOT_FOUND naming the ids that are not the store’s, and links nothing', async ({
+  test('assignCategoryProducts answers 400 VALIDATION_ERROR naming the ids that are not the store’s (the source lists no other status for the body), and links nothing', async ({
     api,
     otherStore,
   }) => {
@@ -244,18 +244,28 @@ describeEngines('categories', () => {
       ...at(category.id),
       body: { productIds: [mine, theirs, UNKNOWN] },
     });
-    expect(response.status).toBe(422);
+    expect(response.status).toBe(400);
     expect(error).toEqual({
       success: false,
       error: {
-        code: 'REFERENCE_NOT_FOUND',
-        message: 'Um ou mais recursos referenciados não existem nesta loja.',
+        code: 'VALIDATION_ERROR',
+        message: 'Os dados enviados são inválidos.',
         details: [
-          { location: 'body', path: 'productIds.1', reason: expect.stringContaining(theirs) },
-          { location: 'body', path: 'productIds.2', reason: expect.stringContaining(UNKNOWN) },
+          {
+            location: 'body',
+            path: 'productIds.1',
+            reason: `produto não encontrado: ${theirs}`,
+            rule: 'category-products-of-store',
+          },
+          {
+            location: 'body',
+            path: 'productIds.2',
+            reason: `produto não encontrado: ${UNKNOWN}`,
+            rule: 'category-products-of-store',
+          },
         ],
       },
-      meta: { timestamp: expect.any(String), status: 422 },
+      meta: { timestamp: expect.any(String), status: 400 },
     });
     const read = await api.GET('/api/v1/categories/{categoryId}', at(category.id));
     expect(read.data?.data.category.productCount).toBe(0);

@@ -1,7 +1,8 @@
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { slugify } from '../../domain/slug.ts';
-import { detail, duplicateAs, found, referenceNotFound } from '../../errors.ts';
+import { duplicateAs, found } from '../../errors.ts';
+import { rejectRules, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { CategoryRecord } from './repository.ts';
@@ -55,8 +56,10 @@ export const categoryHandlers = {
     const unknown = body.productIds
       .map((id, index) => ({ id, index }))
       .filter(({ id }) => !known.has(id))
-      .map(({ id, index }) => detail('body', `productIds.${index}`, `produto não encontrado: ${id}`));
-    if (unknown.length > 0) throw referenceNotFound(unknown);
+      .map(({ id, index }) =>
+        ruleViolation('category-products-of-store', `productIds.${index}`, `produto não encontrado: ${id}`),
+      );
+    rejectRules(unknown);
     const assignedCount = await repositories.categories.assignCategoryProducts(category.id, body.productIds, now());
     return { status: 200, body: ok({ success: true, assignedCount }) };
   },
