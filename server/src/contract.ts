@@ -51,6 +51,9 @@ export interface Operation {
 /** openapi.yaml, read once: the operations below and the validator's document both come from it. */
 const served = readContract();
 
+/** The contract as the shared reader reads it (`$ref`s followed on demand), for what walks its schemas. */
+export const servedContract: ContractDocument = served;
+
 /** The parsed document: the validator's input (it takes its own copy) and what tests walk. Not to be mutated. */
 export function loadContract() {
   return served.doc;

@@ -294,6 +294,26 @@ describeEngines('automations', () => {
     expect(await read()).toEqual(inserted.data);
   });
 
+  test('a step id that looks like an upper-case uuid is free text, kept as sent; a template id in upper case is a uuid, stored in lower case', async ({
+    api,
+  }) => {
+    const { email } = await templatesOf(api);
+    const stepId = '6F1C2D3E-4A5B-4C6D-8E7F-9A0B1C2D3E4F';
+    const send = action('send_email', { template_id: email.toUpperCase() }, { id: stepId });
+    const automation = await newAutomation(api, { ...flow(email), steps: [send] });
+    expect(automation.steps).toEqual([{ ...send, data: { template_id: email } }]);
+    const wait = { type: 'delay', minutes: 10, id: 'espera' } as const;
+    const added = await api.POST('/api/v1/automations/{automationId}/steps', {
+      ...at(automation.id),
+      body: { after: stepId, step: wait },
+    });
+    expect(added.response.status).toBe(200);
+    expect(added.data?.data.automation.steps).toEqual([
+      { ...send, data: { template_id: email }, nextId: 'espera' },
+      wait,
+    ]);
+  });
+
   test('addAutomationStep adds the first step of an empty automation', async ({ api }) => {
     const automation = await newAutomation(api, { ...flow(UNKNOWN), steps: [] });
     const added = await api.POST('/api/v1/automations/{automationId}/steps', {
