@@ -2070,8 +2070,12 @@ export interface components {
             title: string;
             sku?: components["schemas"]["NullableCode"];
             price?: components["schemas"]["ProductPrice"];
+            /** @default 0 */
             stock?: number;
-            /** @enum {string} */
+            /**
+             * @default ACTIVE
+             * @enum {string}
+             */
             status?: "ACTIVE" | "INACTIVE";
         };
         /** @description **Inferred** — `data.variant` of the admin API. */
@@ -2715,7 +2719,9 @@ export interface components {
         /** @description **Inferred** — an order as a checkout would create it; every field is optional with realistic defaults and `status` defaults to PAID. */
         AdminOrderCreate: {
             status?: components["schemas"]["OrderStatus"];
+            /** @default pix */
             paymentMethod?: string;
+            /** @default 1 */
             installments?: number;
             discount?: components["schemas"]["NullableMoney"];
             notes?: string | null;
@@ -2769,6 +2775,7 @@ export interface components {
             /** Format: email */
             email: string;
             phone?: string | null;
+            /** @default checkout */
             source?: string;
             tags?: string[];
         };

@@ -2070,9 +2070,13 @@ export interface components {
             title: string;
             sku?: components["schemas"]["NullableCode"];
             price?: components["schemas"]["ProductPrice"];
-            stock?: number;
-            /** @enum {string} */
-            status?: "ACTIVE" | "INACTIVE";
+            /** @default 0 */
+            stock: number;
+            /**
+             * @default ACTIVE
+             * @enum {string}
+             */
+            status: "ACTIVE" | "INACTIVE";
         };
         /** @description **Inferred** — `data.variant` of the admin API. */
         VariantResponse: {
@@ -2715,8 +2719,10 @@ export interface components {
         /** @description **Inferred** — an order as a checkout would create it; every field is optional with realistic defaults and `status` defaults to PAID. */
         AdminOrderCreate: {
             status?: components["schemas"]["OrderStatus"];
-            paymentMethod?: string;
-            installments?: number;
+            /** @default pix */
+            paymentMethod: string;
+            /** @default 1 */
+            installments: number;
             discount?: components["schemas"]["NullableMoney"];
             notes?: string | null;
             customer?: components["schemas"]["OrderCustomer"];
@@ -2769,7 +2775,8 @@ export interface components {
             /** Format: email */
             email: string;
             phone?: string | null;
-            source?: string;
+            /** @default checkout */
+            source: string;
             tags?: string[];
         };
         /** @description **Inferred** — a cart left at checkout; item names and prices come from the products. */

@@ -40,4 +40,5 @@ export type TemplateCreate = components['schemas']['TemplateCreate'];
 export type TrackingStatus = components['schemas']['TrackingStatus'];
 export type TriggerEvent = components['schemas']['TriggerEvent'];
 export type UpsellCreate = components['schemas']['UpsellCreate'];
+export type VariantCreate = components['schemas']['VariantCreate'];
 export type WebhookCreate = components['schemas']['WebhookCreate'];

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { referenceNotFound, UNKNOWN } from '../../../test/catalog.ts';
-import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
+import { type AdminApi, type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
-import type { AbandonedCart, AdminAbandonedCartCreate, ProductCreate } from '../../../test/records.ts';
+import type { AbandonedCart, AdminAbandonedCartCreate, ProductCreate, VariantCreate } from '../../../test/records.ts';
 import type { ById } from '../../../test/store-scoped.ts';
 import { expectInvalid, expectNotFoundAlike, expectScopeDenied, outOfBounds } from '../../../test/store-scoped.ts';
 import { abandonedCartHandlers } from './handlers.ts';
@@ -42,7 +42,7 @@ describeEngines('abandoned carts', () => {
     const variant = (
       await admin.POST('/admin/products/{productId}/variants', {
         params: { path: { productId: shirt } },
-        body: { title: 'M / Verde', price: 84.9 },
+        body: withoutDefaults<VariantCreate>({ title: 'M / Verde', price: 84.9 }),
       })
     ).data?.data.variant.id;
     const mug = await productOf(api, { name: 'Caneca Artesanal', price: 49.9 });

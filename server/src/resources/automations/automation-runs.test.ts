@@ -2,8 +2,8 @@ import createClient from 'openapi-fetch';
 import { expect, vi } from 'vitest';
 import type { components, paths } from '../../../../generated/openapi.ts';
 import { action, detailPaths, emailTemplate, flow, newTemplate, UNKNOWN } from '../../../test/catalog.ts';
-import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
-import type { Steps, StoreEventCreate } from '../../../test/records.ts';
+import { type AdminApi, type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import type { AdminOrderCreate, Steps, StoreEventCreate } from '../../../test/records.ts';
 
 /** raiseStoreEvent for the store, as the admin (or with other credentials, for the 401). */
 const raise = (as: AdminApi, storeId: string, body: StoreEventCreate) =>
@@ -99,7 +99,7 @@ describeEngines(
       const onPaid = await newAutomation(api, { ...flow(UNKNOWN), trigger_event: 'order.paid', steps });
       const order = await admin.POST('/admin/stores/{storeId}/orders', {
         params: { path: { storeId: tenant.storeId } },
-        body: { status: 'PENDING' },
+        body: withoutDefaults<AdminOrderCreate>({ status: 'PENDING' }),
       });
       expect(order.response.status).toBe(201);
       expect(await stored.automationRuns.runsOfAutomation(tenant.storeId, onPaid.id)).toEqual([]);

@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
 import { UNKNOWN } from '../../../test/catalog.ts';
-import { type AdminApi, type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
+import { type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
+import { newOrder } from '../../../test/orders.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
-import type { AdminOrderCreate, CustomerCreate } from '../../../test/records.ts';
+import type { CustomerCreate } from '../../../test/records.ts';
 import { expectInvalid, outOfBounds } from '../../../test/store-scoped.ts';
 import { customerHandlers } from './handlers.ts';
 
@@ -21,16 +22,6 @@ const maria = () =>
     documentType: 'CPF',
     documentNumber: cpf(),
   }) satisfies CustomerCreate;
-
-/** createOrder through the admin API for the given store; the order it answers. */
-async function orderOf(admin: AdminApi, storeId: string, body: AdminOrderCreate) {
-  const { response, data } = await admin.POST('/admin/stores/{storeId}/orders', {
-    params: { path: { storeId } },
-    body,
-  });
-  if (response.status !== 201 || !data) throw new Error(`createOrder answered ${response.status}`);
-  return data.data.order;
-}
 
 const customerPath = (customerId: string | undefined) => ({ params: { path: { customerId: customerId ?? UNKNOWN } } });
 
@@ -126,7 +117,7 @@ describeEngines('customers', () => {
     expect((await api.GET('/api/v1/customers/{customerId}', customerPath(second?.id))).data?.data.customer).toEqual(
       second,
     );
-    const fromOrder = await orderOf(admin, tenant.storeId, { customer: { ...maria(), name: 'Comprador' } });
+    const fromOrder = await newOrder(admin, tenant.storeId, { customer: { ...maria(), name: 'Comprador' } });
     const taken = await api.POST('/api/v1/customers', {
       body: { ...maria(), documentNumber: fromOrder.customer.documentNumber },
     });
@@ -182,7 +173,7 @@ describeEngines('customers', () => {
     otherTenant,
   }) => {
     const buyer = maria();
-    const first = await orderOf(admin, tenant.storeId, { customer: buyer });
+    const first = await newOrder(admin, tenant.storeId, { customer: buyer });
     const list = await api.GET('/api/v1/customers');
     expect(list.data?.data.customers).toEqual([
       {
@@ -197,7 +188,7 @@ describeEngines('customers', () => {
     ]);
     const customer = list.data?.data.customers[0];
     const renamed = { ...buyer, name: 'Maria O. Santos', email: 'maria@example.com' };
-    const second = await orderOf(admin, tenant.storeId, {
+    const second = await newOrder(admin, tenant.storeId, {
       customer: renamed,
       discount: 5.55,
       items: [{ name: 'Caneca', quantity: 3, price: 10.1 }],
@@ -212,9 +203,9 @@ describeEngines('customers', () => {
       totalSpent: 144.45,
       updatedAt: second.createdAt,
     });
-    await orderOf(admin, tenant.storeId, { customer: { ...buyer, documentNumber: cpf() } });
+    await newOrder(admin, tenant.storeId, { customer: { ...buyer, documentNumber: cpf() } });
     expect((await api.GET('/api/v1/customers')).data?.data.pagination.total).toBe(2);
-    const elsewhere = await orderOf(admin, otherTenant.storeId, { customer: buyer });
+    const elsewhere = await newOrder(admin, otherTenant.storeId, { customer: buyer });
     expect(elsewhere.customer.documentNumber).toBe(buyer.documentNumber);
     const again = await api.GET('/api/v1/customers/{customerId}', customerPath(customer?.id));
     expect(again.data?.data.customer.ordersCount).toBe(2);
@@ -226,7 +217,7 @@ describeEngines('customers', () => {
     tenant,
   }) => {
     const buyer = maria();
-    const order = await orderOf(admin, tenant.storeId, { customer: buyer });
+    const order = await newOrder(admin, tenant.storeId, { customer: buyer });
     const customer = (await api.GET('/api/v1/customers')).data?.data.customers[0];
     const path = customerPath(customer?.id);
     const deleted = await api.DELETE('/api/v1/customers/{customerId}', path);

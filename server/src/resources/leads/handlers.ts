@@ -17,7 +17,7 @@ export const leadHandlers = {
       name: body.name ?? null,
       email: body.email,
       phone: body.phone ?? null,
-      source: body.source ?? 'checkout',
+      source: body.source,
       tags: body.tags ?? [],
       createdAt: at,
       updatedAt: at,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { UNKNOWN } from '../../../test/catalog.ts';
-import { type AdminApi, describeEngines, malformed, test } from '../../../test/fixture.ts';
+import { type AdminApi, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import { describeDomainEvents, input } from '../../../test/recording-deps.ts';
 import type { AdminLeadCreate, Lead } from '../../../test/records.ts';
 import type { ById } from '../../../test/store-scoped.ts';
@@ -18,8 +18,11 @@ const newestFirst = (records: Lead[]) =>
   [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id)).map((r) => r.id);
 
 /** createLead through the admin API; the lead it answers. */
-async function leadOf(admin: AdminApi, storeId: string, body: AdminLeadCreate): Promise<Lead> {
-  const { response, data } = await admin.POST('/admin/stores/{storeId}/leads', { params: { path: { storeId } }, body });
+async function leadOf(admin: AdminApi, storeId: string, body: Partial<AdminLeadCreate>): Promise<Lead> {
+  const { response, data } = await admin.POST('/admin/stores/{storeId}/leads', {
+    params: { path: { storeId } },
+    body: withoutDefaults<AdminLeadCreate>(body),
+  });
   if (response.status !== 201 || !data) throw new Error(`createLead answered ${response.status}`);
   return data.data.lead;
 }
@@ -103,7 +106,7 @@ describeEngines('leads', () => {
   test('createLead answers 404 for an unknown store', async ({ admin }) => {
     const { response, error } = await admin.POST('/admin/stores/{storeId}/leads', {
       params: { path: { storeId: UNKNOWN } },
-      body: { email: 'a@b.com' },
+      body: withoutDefaults<AdminLeadCreate>({ email: 'a@b.com' }),
     });
     expect(response.status).toBe(404);
     expect(error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
@@ -155,7 +158,7 @@ describeDomainEvents('lead domain events', (recording) => {
   test('createLead emits LEAD_CREATED with the lead in its read shape', async () => {
     const lead = (
       await leadHandlers.createLead(
-        input<'createLead'>({ path: { storeId }, body: { email: 'lead@example.com' } }),
+        input<'createLead'>({ path: { storeId }, body: { email: 'lead@example.com', source: 'newsletter' } }),
         recording.deps,
       )
     ).body.data.lead;

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { detailPaths, newCategory, newProduct, twoProducts, UNKNOWN } from '../../../test/catalog.ts';
 import { type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
-import type { OrderBumpCreate } from '../../../test/records.ts';
+import type { OrderBumpCreate, VariantCreate } from '../../../test/records.ts';
 import { atOrderBumpId as at } from '../../../test/records.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
 
@@ -161,7 +161,7 @@ describeEngines('order bumps', () => {
     const { shirt, ebook, bumpBody } = await catalog(api);
     const variant = await admin.POST('/admin/products/{productId}/variants', {
       params: { path: { productId: shirt.id } },
-      body: { title: 'Branca / M', price: 35, stock: 3 },
+      body: withoutDefaults<VariantCreate>({ title: 'Branca / M', price: 35, stock: 3 }),
     });
     expect(variant.response.status).toBe(201);
     const productVariantId = variant.data?.data.variant.id ?? UNKNOWN;

@@ -2,10 +2,10 @@ import createClient from 'openapi-fetch';
 import { expect } from 'vitest';
 import type { paths } from '../../../../generated/openapi.ts';
 import { detailPaths, newProduct, referenceNotFound } from '../../../test/catalog.ts';
-import { clientOf, describeEngines, malformed, test } from '../../../test/fixture.ts';
+import { clientOf, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import { createTenant } from '../../../test/harness.ts';
 import { newOrder } from '../../../test/orders.ts';
-import type { AdminOrderCreate, Order } from '../../../test/records.ts';
+import type { AdminOrderCreate, Order, VariantCreate } from '../../../test/records.ts';
 import { atOrderId as at } from '../../../test/records.ts';
 import {
   type ById,
@@ -87,7 +87,11 @@ describeEngines('orders', () => {
     });
     const created = await admin.POST('/admin/stores/{storeId}/orders', {
       ...ordersOf(tenant.storeId),
-      body: { status: 'PAID', paymentMethod: 'pix', items: [{ productId: product.id, quantity: 2 }] },
+      body: withoutDefaults<AdminOrderCreate>({
+        status: 'PAID',
+        paymentMethod: 'pix',
+        items: [{ productId: product.id, quantity: 2 }],
+      }),
     });
     expect(created.response.status).toBe(201);
     const order = created.data?.data.order;
@@ -215,7 +219,9 @@ describeEngines('orders', () => {
     const foreign = await newProduct(otherStore, 'Produto Alheio', { price: 5 });
     const refused = await admin.POST('/admin/stores/{storeId}/orders', {
       ...ordersOf(tenant.storeId),
-      body: { items: [{ quantity: 1 }, { productId: UNKNOWN, quantity: 1 }, { productId: foreign.id, quantity: 1 }] },
+      body: withoutDefaults<AdminOrderCreate>({
+        items: [{ quantity: 1 }, { productId: UNKNOWN, quantity: 1 }, { productId: foreign.id, quantity: 1 }],
+      }),
     });
     expect(refused.response.status).toBe(422);
     expect(refused.error).toEqual(
@@ -224,13 +230,16 @@ describeEngines('orders', () => {
         'items.2.productId': `produto não encontrado: ${foreign.id}`,
       }),
     );
-    const unknownStore = await admin.POST('/admin/stores/{storeId}/orders', { ...ordersOf(UNKNOWN), body: {} });
+    const unknownStore = await admin.POST('/admin/stores/{storeId}/orders', {
+      ...ordersOf(UNKNOWN),
+      body: withoutDefaults<AdminOrderCreate>({}),
+    });
     expect(unknownStore.response.status).toBe(404);
     expect(unknownStore.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
     const anonymous = createClient<paths>({ baseUrl: server.baseUrl });
     const unauthenticated = await anonymous.POST('/admin/stores/{storeId}/orders', {
       ...ordersOf(tenant.storeId),
-      body: {},
+      body: withoutDefaults<AdminOrderCreate>({}),
     });
     expect(unauthenticated.response.status).toBe(401);
     expect((await api.GET('/api/v1/orders')).data?.data.pagination.total).toBe(0);
@@ -245,7 +254,7 @@ describeEngines('orders', () => {
     const variant = (
       await admin.POST('/admin/products/{productId}/variants', {
         params: { path: { productId: product.id } },
-        body: { title: '42', price: 280, stock: 1 },
+        body: withoutDefaults<VariantCreate>({ title: '42', price: 280, stock: 1 }),
       })
     ).data?.data.variant;
     const order = await newOrder(admin, tenant.storeId, {
@@ -270,7 +279,7 @@ describeEngines('orders', () => {
     expect(order.subtotal).toBe(530);
     const wrongVariant = await admin.POST('/admin/stores/{storeId}/orders', {
       ...ordersOf(tenant.storeId),
-      body: { items: [{ productId: product.id, variantId: UNKNOWN, quantity: 1 }] },
+      body: withoutDefaults<AdminOrderCreate>({ items: [{ productId: product.id, variantId: UNKNOWN, quantity: 1 }] }),
     });
     expect(wrongVariant.response.status).toBe(422);
     expect(wrongVariant.error).toMatchObject({ error: { code: 'REFERENCE_NOT_FOUND' } });

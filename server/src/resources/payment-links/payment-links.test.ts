@@ -11,7 +11,7 @@ import {
   type TestServer,
   withoutDefaults,
 } from '../../../test/fixture.ts';
-import type { PaymentLinkCreate } from '../../../test/records.ts';
+import type { PaymentLinkCreate, VariantCreate } from '../../../test/records.ts';
 
 /** A link body leaving `expiresInMinutes` to its default. */
 const linkOf = (link: Omit<PaymentLinkCreate, 'expiresInMinutes'>) => withoutDefaults<PaymentLinkCreate>(link);
@@ -40,7 +40,7 @@ const test = base.extend('shop', async ({ server, api, admin, tenant, otherTenan
   const variant = (
     await admin.POST('/admin/products/{productId}/variants', {
       params: { path: { productId: shirt } },
-      body: { title: 'Azul / M', price: 0.1, stock: 5 },
+      body: withoutDefaults<VariantCreate>({ title: 'Azul / M', price: 0.1, stock: 5 }),
     })
   ).data?.data.variant.id;
   const foreignProductId = await productOf(otherApi, { name: 'Outra', price: 5 });

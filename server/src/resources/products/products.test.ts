@@ -4,7 +4,7 @@ import { text } from 'node:stream/consumers';
 import { expect } from 'vitest';
 import { RECORD_ID, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
-import type { ProductCreate } from '../../../test/records.ts';
+import type { ProductCreate, VariantCreate } from '../../../test/records.ts';
 import { expectInvalid } from '../../../test/store-scoped.ts';
 
 const physical = withoutDefaults<ProductCreate>({
@@ -63,7 +63,7 @@ describeEngines('products', () => {
 
     const variant = await admin.POST('/admin/products/{productId}/variants', {
       params: { path: { productId } },
-      body: { title: 'Azul / M', sku: 'CAM-1-AZ-M', stock: 4 },
+      body: withoutDefaults<VariantCreate>({ title: 'Azul / M', sku: 'CAM-1-AZ-M', stock: 4 }),
     });
     expect(variant.response.status).toBe(201);
     const read = await api.GET('/api/v1/products/{productId}', { params: { path: { productId } } });
@@ -104,13 +104,13 @@ describeEngines('products', () => {
     expectInvalid(
       await admin.POST('/admin/products/{productId}/variants', {
         params: { path: { productId } },
-        body: { title: '' },
+        body: withoutDefaults<VariantCreate>({ title: '' }),
       }),
       'title',
     );
     const unknown = await admin.POST('/admin/products/{productId}/variants', {
       params: { path: { productId: UNKNOWN } },
-      body: { title: 'Azul / P' },
+      body: withoutDefaults<VariantCreate>({ title: 'Azul / P' }),
     });
     expect(unknown.response.status).toBe(404);
     expect(unknown.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });

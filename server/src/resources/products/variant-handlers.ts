@@ -13,8 +13,8 @@ export const variantHandlers = {
       title: body.title,
       sku: body.sku ?? null,
       price: body.price ?? product.price,
-      stock: body.stock ?? 0,
-      status: body.status ?? 'ACTIVE',
+      stock: body.stock,
+      status: body.status,
     };
     await repositories.products.createVariant(owner, product.id, variant, now());
     return { status: 201, body: ok({ variant }) };
