@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { components } from '../../../generated/openapi.ts';
+import { type components, triggerEventValues } from '../../../generated/openapi.ts';
 import { ruleBound } from '../contract.ts';
 import { type RuleIssue, ruleViolation } from '../rules.ts';
 
@@ -18,21 +18,10 @@ type ActionName = Schemas['ActionStep']['name'];
 /** One reason an automation is not valid; `path` is dotted inside the automation, e.g. `steps.1.data.template_id`. */
 export type ChainIssue = RuleIssue;
 
-/** Every trigger event of the contract (a Record, so the type checker keeps it complete). */
-const TRIGGER_EVENTS: Record<TriggerEvent, true> = {
-  'pix.generated': true,
-  'boleto.generated': true,
-  'order.created': true,
-  'order.paid': true,
-  'order.shipped': true,
-  'order.delivered': true,
-  'order.cancelled': true,
-  'cart.abandoned': true,
-  'customer.created': true,
-  'lead.created': true,
-};
+/** Every trigger event of the contract (its `TriggerEvent` enum). */
+const TRIGGER_EVENTS: ReadonlySet<string> = new Set(triggerEventValues);
 
-export const isTriggerEvent = (name: string): name is TriggerEvent => Object.hasOwn(TRIGGER_EVENTS, name);
+export const isTriggerEvent = (name: string): name is TriggerEvent => TRIGGER_EVENTS.has(name);
 
 /** The channel each action sends on. */
 export const ACTION_CHANNELS: Record<ActionName, TemplateChannel> = {
