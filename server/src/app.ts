@@ -13,7 +13,7 @@ import { emptyBodyIsNone, noteEmptyBody } from './http/empty-body.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
 import { lowercaseBodyUuids, lowercaseUrlUuids } from './http/lowercase-uuids.ts';
-import { compileOperationLookup, rejectMalformedPathEscape } from './http/operation-lookup.ts';
+import { compileOperationLookup } from './http/operation-lookup.ts';
 import { skipIdleParameterMutation } from './http/parameter-mutation.ts';
 import { requireDecimalQueryIntegers } from './http/query-integers.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
@@ -101,7 +101,6 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
       failedAuth: failedAuthThrottle(config.authFailureLimit),
     }),
     continueOnceAuthenticated,
-    rejectMalformedPathEscape,
     parseJsonBody,
     emptyBodyIsNone,
     requireStorableInput,

@@ -86,17 +86,10 @@ function compileRoutes(
 const malformedEscapes = new WeakMap<object, string>();
 
 /**
- * A path parameter that does not decode is a 400 naming it, after authentication (the contract's order of checks:
- * a request without a valid key is a 401 whatever its path holds). The validator named the whole URL.
+ * The path parameter of this request whose percent-escapes do not decode, if any: a 400 naming it after
+ * authentication (`requireStorableInput`), as the contract orders the checks; the validator named the whole URL.
  */
-export const rejectMalformedPathEscape: RequestHandler = (req, _res, next) => {
-  const name = malformedEscapes.get(req);
-  if (name === undefined) return next();
-  throw new validatorErrors.BadRequest({
-    path: `/params/${name}`,
-    message: 'codificação percentual inválida (malformed URI)',
-  });
-};
+export const malformedPathParameter = (req: object): string | undefined => malformedEscapes.get(req);
 
 export function compileOperationLookup(): void {
   const { OpenApiValidator } = requireFromValidator('./openapi.validator') as { OpenApiValidator: ValidatorClass };
@@ -135,7 +128,7 @@ export function compileOperationLookup(): void {
           try {
             pathParams[name] = decodeURIComponent(raw);
           } catch {
-            // A validation error, answered after authentication as every other (rejectMalformedPathEscape).
+            // A validation error, answered after authentication as every other (malformedPathParameter).
             pathParams[name] = raw;
             malformedEscapes.set(req, name);
           }
