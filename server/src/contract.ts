@@ -3,6 +3,7 @@
 
 import type { components, operations } from '../../generated/openapi.ts';
 import {
+  bearerFormatPattern,
   CONTRACT_PATH,
   type ContractDocument,
   type Operation as ContractOperation,
@@ -158,6 +159,13 @@ export function ruleBound(id: string, path: readonly string[]): number {
   if (typeof bound !== 'number') throw new Error(`the contract's rule ${id} states no number at ${path.join('.')}`);
   return bound;
 }
+
+const apiKeyFormat = served.securityScheme('ApiKeyAuth')?.bearerFormat;
+if (typeof apiKeyFormat !== 'string') throw new Error('the contract states no bearerFormat for ApiKeyAuth');
+/** The form of an API key: the contract's `ApiKeyAuth` › `bearerFormat` (`sf_live_<43 base64url characters>`). */
+export const apiKeyPattern: RegExp = bearerFormatPattern(apiKeyFormat);
+/** The literal text an API key starts with, from the same `bearerFormat`. */
+export const apiKeyPrefix: string = apiKeyFormat.split('<')[0] ?? '';
 
 const requestIdAllowed = requestIdRule(served);
 if (!requestIdAllowed) throw new Error('the contract states no pattern for the RequestId header');

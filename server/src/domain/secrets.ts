@@ -1,6 +1,8 @@
 import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { apiKeyPrefix } from '../contract.ts';
 
-export const API_KEY_PREFIX = 'sf_live_';
+/** An API key starts as the contract's `ApiKeyAuth` › `bearerFormat` says. */
+export const API_KEY_PREFIX = apiKeyPrefix;
 export const CHECKOUT_KEY_PREFIX = 'sf_checkout_';
 /** Standard Webhooks: a webhook secret is `whsec_` and the base64 of its key bytes. */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';

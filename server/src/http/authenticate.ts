@@ -1,15 +1,15 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { UUID } from '../../../lib/uuid.ts';
 import { formatReason, missingReason } from '../../../lib/validation-reasons.ts';
-import { contractOperations, type Operation, type OperationId } from '../contract.ts';
-import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, sameSecret } from '../domain/secrets.ts';
+import { apiKeyPattern, contractOperations, type Operation, type OperationId } from '../contract.ts';
+import { CHECKOUT_KEY_PREFIX, hashSecret, sameSecret } from '../domain/secrets.ts';
 import { ApiError, detail, validationError } from '../errors.ts';
 import type { CredentialsRepository } from '../resources/credentials/repository.ts';
 import { FAILED_AUTH_WINDOW_SECONDS, type FailedAuthThrottle } from './failed-auth-throttle.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
-// The scheme is case-insensitive (RFC 9110 §11.1): `bearer`, `BEARER`.
-const API_KEY = new RegExp(`^Bearer (${API_KEY_PREFIX}[A-Za-z0-9_-]{43})$`, 'i');
+// The scheme is case-insensitive (RFC 9110 §11.1): `bearer`, `BEARER`; the key has the contract's bearerFormat.
+const API_KEY = new RegExp(`^Bearer (${apiKeyPattern.source.slice(1, -1)})$`, 'i');
 const CHECKOUT_KEY = new RegExp(`^${CHECKOUT_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
 const ADMIN = /^Bearer (\S+)$/i;
 // Worded as the request validator words the same violations of the contract's StoreId parameter (a mock too).
