@@ -73,15 +73,6 @@ function compileRoutes(
   return bySegments;
 }
 
-/**
- * express-openapi-validator finds a request's operation by compiling and trying every path of the contract, in
- * turn, on every request (dist/middlewares/openapi.metadata.js, `lookupRoute`; upstream
- * cdimascio/express-openapi-validator#1217): about a tenth of a GET's CPU. This replaces that one step with the
- * same answer from routes compiled once at its first request: the same `req.openapi` and `req.params`, the same
- * errors (405 with `Allow`, 404 for an unknown path under a base path), the same first-match order; a malformed
- * percent-escape is a 400 naming the path parameter, and a HEAD is its path's GET. Everything after it (security,
- * validation, coercion) is the validator's own. Call once, before the validator handles requests.
- */
 /** The path parameter of a request whose percent-escapes do not decode (`%E0%A4%A`), found by the lookup. */
 const malformedEscapes = new WeakMap<object, string>();
 
@@ -91,6 +82,16 @@ const malformedEscapes = new WeakMap<object, string>();
  */
 export const malformedPathParameter = (req: object): string | undefined => malformedEscapes.get(req);
 
+/**
+ * express-openapi-validator finds a request's operation by compiling and trying every path of the contract, in
+ * turn, on every request (dist/middlewares/openapi.metadata.js, `lookupRoute`; upstream
+ * cdimascio/express-openapi-validator#1217): about a tenth of a GET's CPU. This replaces that one step with the
+ * same answer from routes compiled once at its first request: the same `req.openapi` and `req.params`, the same
+ * errors (405 with `Allow`, 404 for an unknown path under a base path), the same first-match order; a malformed
+ * percent-escape is noted (`malformedPathParameter`) for a 400 naming the path parameter once the request is
+ * authenticated, and a HEAD is its path's GET. Everything after it (security, validation, coercion) is the
+ * validator's own. Call once, before the validator handles requests.
+ */
 export function compileOperationLookup(): void {
   const { OpenApiValidator } = requireFromValidator('./openapi.validator') as { OpenApiValidator: ValidatorClass };
   const { pathToRegexp } = requireFromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp };

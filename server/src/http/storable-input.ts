@@ -21,9 +21,10 @@ export function noteBodyNotUtf8(req: IncomingMessage, _res: unknown, bytes: Buff
 
 /**
  * 400 VALIDATION_ERROR, before the contract validator and the handlers, for input the store could not keep as
- * sent: a path parameter whose percent-escapes do not decode, a body that is not valid UTF-8 (`noteBodyNotUtf8`), NUL characters (PostgreSQL text cannot hold them),
- * lone surrogates (not Unicode; they would read back as U+FFFD) and bodies nested deeper than 32 levels
- * (which would exhaust the validator's stack): lib/storable-text.ts.
+ * sent: a path parameter whose percent-escapes do not decode (`malformedPathParameter`), a body that is not valid
+ * UTF-8 (`noteBodyNotUtf8`), NUL characters (PostgreSQL text cannot hold them), lone surrogates (not Unicode; they
+ * would read back as U+FFFD) and bodies nested deeper than 32 levels (which would exhaust the validator's stack):
+ * lib/storable-text.ts.
  */
 export const requireStorableInput: RequestHandler = (req, _res, next) => {
   const parameter = malformedPathParameter(req);
