@@ -47,6 +47,8 @@ export interface Operation {
   queryIntegers: string[];
   /** Whether its request body is required (`requestBody.required`). */
   bodyRequired: boolean;
+  /** The schema of its JSON request body as the contract writes it (`$ref`s kept), when it takes one. */
+  jsonBodySchema: Json | undefined;
 }
 
 /** openapi.yaml, read once: the operations below and the validator's document both come from it. */
@@ -58,6 +60,12 @@ export const servedContract: ContractDocument = served;
 /** The parsed document: the validator's input (it takes its own copy) and what tests walk. Not to be mutated. */
 export function loadContract() {
   return served.doc;
+}
+
+function jsonBodySchemaOf(contract: ContractDocument, requestBody: Json | undefined): Json | undefined {
+  const body = contract.deref(requestBody);
+  const content = isObject(body) && isObject(body.content) ? body.content['application/json'] : undefined;
+  return isObject(content) ? content.schema : undefined;
 }
 
 function operationsOf(contract: ContractDocument): Operation[] {
@@ -74,6 +82,7 @@ function operationsOf(contract: ContractDocument): Operation[] {
         typeof operation.raw['x-per-store-limit'] === 'number' ? operation.raw['x-per-store-limit'] : undefined,
       queryIntegers: queryIntegerNames(contract, operation.parameters),
       bodyRequired: isObject(operation.raw.requestBody) && operation.raw.requestBody.required === true,
+      jsonBodySchema: jsonBodySchemaOf(contract, operation.raw.requestBody),
     };
   });
 }

@@ -14,6 +14,7 @@ const operation = (operationId: string, method: Operation['method'], contractPat
   perStoreLimit: undefined,
   queryIntegers: [],
   bodyRequired: false,
+  jsonBodySchema: undefined,
 });
 
 /** A tiny contract: two operations on one path and one on another. */

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { isObject, type Json } from '../../../lib/contract.ts';
 import { UUID } from '../../../lib/uuid.ts';
-import { servedContract } from '../contract.ts';
+import { type OperationId, operationOf, servedContract } from '../contract.ts';
 
 // Uuids are accepted in any letter case (contract, info: Query strings) and stored in lower case, so an id read
 // back compares equal to the one a client sent in upper case.
@@ -78,15 +78,12 @@ function pruned(plan: UuidPlan): UuidPlan | undefined {
 }
 
 /** The uuid plan of each operation's JSON request body, made at its first request. */
-const plans = new Map<string, UuidPlan | undefined>();
+const plans = new Map<OperationId, UuidPlan | undefined>();
 
-function planOf(operationId: string): UuidPlan | undefined {
+function planOf(operationId: OperationId): UuidPlan | undefined {
   if (!plans.has(operationId)) {
-    const operation = servedContract.listOperations().find((candidate) => candidate.operationId === operationId);
-    const body = servedContract.deref(operation?.raw.requestBody);
-    const content = isObject(body) && isObject(body.content) ? body.content['application/json'] : undefined;
     const plan = emptyPlan();
-    addSchema(plan, isObject(content) ? content.schema : undefined, new Set());
+    addSchema(plan, operationOf(operationId).jsonBodySchema, new Set());
     plans.set(operationId, pruned(plan));
   }
   return plans.get(operationId);
@@ -108,8 +105,9 @@ function lowercaseUuids(value: unknown, plan: UuidPlan): unknown {
 
 /** The uuid fields of a parsed JSON body in lower case, found by the operation's schema (free text left as sent). */
 export const lowercaseBodyUuids: RequestHandler = (req, _res, next) => {
-  const operationId = (req as { openapi?: { schema?: { operationId?: unknown } } }).openapi?.schema?.operationId;
-  const plan = typeof operationId === 'string' ? planOf(operationId) : undefined;
+  // The route lookup found the operation; its id is one of the contract's (operation-lookup.ts).
+  const operationId = (req as { openapi?: { schema?: { operationId?: OperationId } } }).openapi?.schema?.operationId;
+  const plan = operationId === undefined ? undefined : planOf(operationId);
   if (plan && req.body !== undefined) lowercaseUuids(req.body, plan);
   next();
 };
