@@ -228,6 +228,18 @@ export function requestIdRule(contract: ContractDocument): ((id: string) => bool
   return (id) => id.length >= minLength && id.length <= maxLength && matches.test(id);
 }
 
+/**
+ * The largest request body the contract accepts, in bytes (`info` › `x-max-body-bytes`): a longer one is answered 413
+ * `PAYLOAD_TOO_LARGE`, by the server and by the mock alike.
+ */
+export function maxBodyBytes(contract: ContractDocument): number {
+  const bytes = isObject(contract.doc.info) ? contract.doc.info['x-max-body-bytes'] : undefined;
+  if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 1) {
+    throw new Error('the contract states no info x-max-body-bytes (a whole number of bytes)');
+  }
+  return bytes;
+}
+
 /** Reads openapi.yaml (or another contract file). */
 export function readContract(file = CONTRACT_PATH): ContractDocument {
   return ContractDocument.load(file);

@@ -21,6 +21,7 @@ export interface ContractErrors {
   notFound: ContractAnswer;
   routeNotFound: ContractAnswer;
   methodNotAllowed: ContractAnswer;
+  payloadTooLarge: ContractAnswer;
 }
 
 export interface PrismReply {
@@ -67,6 +68,7 @@ export function loadContractErrors(contract: ContractDocument): ContractErrors {
     // An unknown path: the NotFound response's `RouteNotFound` example where the contract has one.
     routeNotFound: sharedAnswer(contract, 'NotFound', 'RouteNotFound'),
     methodNotAllowed: unlistedAnswer(contract, 405),
+    payloadTooLarge: unlistedAnswer(contract, 413),
   };
 }
 

@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { bearerFormatExample, ContractDocument, type Json } from '../../lib/contract.ts';
+import { bearerFormatExample, ContractDocument, type Json, maxBodyBytes } from '../../lib/contract.ts';
 import { FIXTURE_SPEC, ROOT, specsUnderTest, writeTempSpec } from '../test-helpers/run.ts';
 import { type MockServer, startMock } from './mock.ts';
 
@@ -341,6 +341,39 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     expect(res.status).toBe(400);
     expect(json.error.code).toBe('VALIDATION_ERROR');
     expect(json.error.details.map((d: Doc) => `${d.location} ${d.path}`)).toEqual(['body name']);
+  });
+
+  it("a body over the contract's x-max-body-bytes → its 413 once the credentials pass; at the limit it is read", async () => {
+    const { url, body } = createProduct();
+    const limit = maxBodyBytes(contract);
+    // The example with its description grown until the JSON is `length` bytes long.
+    const ofLength = (length: number) => {
+      const json = JSON.stringify({ ...body, description: '' });
+      return json.replace('"description":""', `"description":"${'x'.repeat(length - Buffer.byteLength(json))}"`);
+    };
+    expect(Buffer.byteLength(ofLength(limit + 1))).toBe(limit + 1);
+    const since = Date.now();
+    const send = (authorization: string, length: number) =>
+      fetch(url, { method: 'POST', headers: headers(authorization), body: ofLength(length) });
+    const over = await send(`Bearer ${key}`, limit + 1);
+    const answers = (contract.pointer('#/components/schemas/ErrorResponse/x-unlisted-answers') ?? []) as Doc[];
+    expect({ status: over.status, body: await over.json() }).toEqual({
+      status: 413,
+      body: answeredSince(
+        answers.find((answer) => answer.meta.status === 413),
+        since,
+      ),
+    });
+    const unauthenticated = await send('Bearer hello', limit + 1);
+    expect({ status: unauthenticated.status, body: await unauthenticated.json() }).toEqual({
+      status: 401,
+      body: answeredSince(unauthorized(), since),
+    });
+    // At the limit the body is Prism's to judge: the description is longer than the schema allows.
+    const atLimit = await send(`Bearer ${key}`, limit);
+    const json: Doc = await atLimit.json();
+    expect({ status: atLimit.status, code: json.error.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(json.error.details.map((d: Doc) => `${d.location} ${d.path}`)).toContain('body description');
   });
 
   it('`Bearer hello` (not of the key format) → the documented 401', async () => {

@@ -5,6 +5,7 @@
 // contract's 405 with the server's `Allow` (a HEAD is asked as the path's GET and sent without the body);
 // credentials missing or not of the form of the operation's security scheme (its `bearerFormat`) → the
 // operation's documented 401; an `X-Store-Id` missing or not a uuid → the contract's 400 naming it, alone; a JSON
+// body over the contract's `x-max-body-bytes` → its 413 (read to the end, kept no further); a JSON
 // body that does not parse or is not UTF-8 → the contract's 400 naming the body, with the headers the operation's
 // 400 requires; so is text no store can keep, or a query integer not in decimal digits, alone. The rest of what
 // the contract refuses and Prism accepts (narrower-rules.ts) is asked of Prism as the operation's 400, the proxy's
@@ -26,7 +27,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ContractDocument, isObject, type Operation, requestIdRule } from '../../lib/contract.ts';
+import { ContractDocument, isObject, maxBodyBytes, type Operation, requestIdRule } from '../../lib/contract.ts';
 import { BODY_NOT_UTF8 } from '../../lib/storable-text.ts';
 import { malformedJsonReason } from '../../lib/validation-reasons.ts';
 import {
@@ -109,8 +110,27 @@ function restamped(reply: PrismReply): ContractAnswer | undefined {
 
 const isJson = (contentType: string | undefined) => /^application\/([\w.-]+\+)?json\b/i.test(contentType ?? '');
 
-/** A request's JSON body, read once: its value (undefined when it has none), or the detail refusing it. */
-type JsonBody = { value: unknown } | { refused: Detail };
+/**
+ * A request's JSON body, read once: its value (undefined when it has none), the detail refusing it, or too large to
+ * keep (over the contract's `x-max-body-bytes`).
+ */
+type JsonBody = { value: unknown } | { refused: Detail } | { tooLarge: true };
+
+/**
+ * Reads a request's body whole, as the server's parser does before it answers, but keeps no more than `limit`
+ * bytes of it: `undefined` when it is longer (declared or sent), so no body, however long, fills the mock's memory.
+ */
+function readBody(req: http.IncomingMessage, limit: number, done: (body: Buffer | undefined) => void): void {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  let tooLarge = Number(req.headers['content-length']) > limit;
+  req.on('data', (chunk: Buffer) => {
+    length += chunk.length;
+    tooLarge ||= length > limit;
+    if (!tooLarge) chunks.push(chunk);
+  });
+  req.on('end', () => done(tooLarge ? undefined : Buffer.concat(chunks)));
+}
 
 function jsonBody(req: http.IncomingMessage, body: Buffer): JsonBody {
   if (body.length === 0 || !isJson(req.headers['content-type'])) return { value: undefined };
@@ -132,6 +152,8 @@ interface Upstream {
   allowOf: AllowOf;
   /** What the contract refuses and Prism accepts (narrower-rules.ts). */
   narrowerRules: NarrowerRules;
+  /** The contract's `x-max-body-bytes`: a longer body is answered 413 once the credentials pass. */
+  maxBodyBytes: number;
   /** Whether a client's X-Request-Id is echoed (undefined: the contract has no rule, never). */
   isRequestId: ((id: string) => boolean) | undefined;
   timeoutMs: number;
@@ -162,6 +184,7 @@ function answerFirst(
   }
   const storeId = operation && storeIdProblem(up.contract, operation, req.headers);
   if (storeId) return withDetails(up.errors.badRequest, [storeId]);
+  if (operation && 'tooLarge' in json) return up.errors.payloadTooLarge;
   return 'refused' in json ? withDetails(up.errors.badRequest, [json.refused]) : undefined;
 }
 
@@ -232,16 +255,13 @@ function handler(up: Upstream): http.RequestListener {
     // RFC 9110: the auth scheme is case-insensitive; Prism only knows `Bearer`
     const authorization = req.headers.authorization;
     if (authorization) req.headers.authorization = authorization.replace(/^bearer /i, 'Bearer ');
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
+    readBody(req, up.maxBodyBytes, (body) => {
       const url = new URL(req.url ?? '/', 'http://mock');
       // A HEAD is the path's GET without its body, as on the server: Prism is asked the GET, and Node sends no body.
       const headAsGet = req.method === 'HEAD' ? up.findOperation('GET', url.pathname) : undefined;
       if (headAsGet) req.method = 'GET';
       const operation = headAsGet ?? up.findOperation(req.method ?? 'GET', url.pathname);
-      const json = jsonBody(req, body);
+      const json: JsonBody = body ? jsonBody(req, body) : { tooLarge: true };
       const answer = answerFirst(up, req, json, url, operation);
       const refusal =
         !answer && operation && 'value' in json ? up.narrowerRules(operation, url, req.headers, json.value) : undefined;
@@ -252,7 +272,7 @@ function handler(up: Upstream): http.RequestListener {
         }
         return send(res, undefined, own);
       }
-      forward(up, req, body, res, operation, refusal?.details ?? []);
+      forward(up, req, body ?? withoutBody(req), res, operation, refusal?.details ?? []);
     });
   };
 }
@@ -271,6 +291,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     findOperation,
     allowOf: allowOf(contract, findOperation),
     narrowerRules: narrowerRules(contract),
+    maxBodyBytes: maxBodyBytes(contract),
     isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };

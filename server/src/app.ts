@@ -4,7 +4,7 @@ import type { OpenApiValidatorOpts as OpenApiValidatorOptions } from 'express-op
 import type { Logger } from 'pino';
 import { CONTRACT_FORMATS } from '../../lib/formats.ts';
 import type { Config } from './config.ts';
-import { loadContract } from './contract.ts';
+import { loadContract, maxBodyBytes } from './contract.ts';
 import type { Store } from './db/database.ts';
 import { webhookSender } from './domain/ssrf-guard.ts';
 import { authenticate } from './http/authenticate.ts';
@@ -44,7 +44,7 @@ export interface AppOptions {
  * not UTF-8.
  */
 const parseJsonBody = express.json({
-  limit: '1mb',
+  limit: maxBodyBytes,
   strict: false,
   verify: (req, res, bytes, charset) => {
     noteEmptyBody(req, bytes);

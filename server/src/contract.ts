@@ -10,6 +10,7 @@ import {
   isObject,
   type Json,
   type JsonObject,
+  maxBodyBytes as maxBodyBytesOf,
   readContract,
   requestIdRule,
 } from '../../lib/contract.ts';
@@ -175,6 +176,9 @@ if (typeof apiKeyFormat !== 'string') throw new Error('the contract states no be
 export const apiKeyPattern: RegExp = bearerFormatPattern(apiKeyFormat);
 /** The literal text an API key starts with, from the same `bearerFormat`. */
 export const apiKeyPrefix: string = apiKeyFormat.split('<')[0] ?? '';
+
+/** The largest request body, in bytes: the contract's `info` › `x-max-body-bytes` (beyond it 413). */
+export const maxBodyBytes: number = maxBodyBytesOf(served);
 
 const requestIdAllowed = requestIdRule(served);
 if (!requestIdAllowed) throw new Error('the contract states no pattern for the RequestId header');

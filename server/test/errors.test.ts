@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
 import type { components } from '../../generated/openapi.ts';
+import { maxBodyBytes, readContract } from '../../lib/contract.ts';
 import type { Engine } from '../src/db/database.ts';
 import type { Handlers } from '../src/resources/operation.ts';
-import { envelopeOf, UNKNOWN, UUID } from './catalog.ts';
+import { detailsOf, envelopeOf, UNKNOWN, UUID } from './catalog.ts';
 import { type Api, clientOf, describeEngines, malformed, test, withoutDefaults } from './fixture.ts';
 import { createTenant, rawRequest, type StartOptions, startServer } from './harness.ts';
 
@@ -81,12 +82,27 @@ describeEngines('the error path', () => {
     },
   );
 
-  test('answers a body over 1 MB with 413 PAYLOAD_TOO_LARGE', async ({ api }) => {
-    const { response, error } = await api.POST('/api/v1/products', {
-      body: { ...product, description: 'x'.repeat(1024 * 1024 + 10) },
+  test("answers a body over the contract's x-max-body-bytes with 413 PAYLOAD_TOO_LARGE, and reads one at it", async ({
+    api,
+  }) => {
+    // The product with its description grown until the JSON is `length` bytes long.
+    const ofLength = (length: number) => {
+      const bytes = Buffer.byteLength(JSON.stringify({ ...product, description: '' }));
+      return { ...product, description: 'x'.repeat(length - bytes) };
+    };
+    const limit = maxBodyBytes(readContract());
+    expect(Buffer.byteLength(JSON.stringify(ofLength(limit + 1)))).toBe(limit + 1);
+    const over = await api.POST('/api/v1/products', { body: ofLength(limit + 1) });
+    expect({ status: over.response.status, error: over.error }).toEqual({
+      status: 413,
+      error: envelope(413, 'PAYLOAD_TOO_LARGE'),
     });
-    expect(response.status).toBe(413);
-    expect(error).toEqual(envelope(413, 'PAYLOAD_TOO_LARGE'));
+    // At the limit the body is read and judged: its description is longer than the schema allows.
+    const at = await api.POST('/api/v1/products', { body: ofLength(limit) });
+    expect(at.response.status).toBe(400);
+    expect(detailsOf(at.error)).toEqual([
+      { location: 'body', path: 'description', reason: expect.stringContaining('must NOT have more than') },
+    ]);
   });
 
   test.for([
