@@ -2179,7 +2179,10 @@ export interface components {
         /** @description **Documented** (section 2.2) — the latest tracking state: code, url, status, statusLabel, updatedAt. */
         OrderTracking: {
             code: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description **Inferred** — the carrier's tracking page for `code`: `x-url-template` with `{code}` replaced by the code, percent-encoded.
+             */
             url: string;
             status: string;
             statusLabel: string;
@@ -2731,17 +2734,29 @@ export interface components {
             items?: components["schemas"]["AdminOrderItem"][];
             tags?: components["schemas"]["OrderTags"];
         };
-        /** @description **Inferred** — a carrier update; the previous status is linked by the server. */
+        /**
+         * @description **Inferred** — a carrier update; the previous status is linked by the server. What the carrier leaves out
+         *     takes the schema's `default`: no location (an empty `locationLabel`, `latitude` and `longitude` 0), the
+         *     Correios as carrier and provider, `admin_api` as source. `occurredAt` defaults to the time the event is
+         *     recorded.
+         */
         TrackingEventCreate: {
             status: components["schemas"]["TrackingStatus"];
             occurredAt?: components["schemas"]["DateTime"];
-            locationLabel?: string;
-            latitude?: number;
-            longitude?: number;
-            carrier?: string;
+            /** @default  */
+            locationLabel: string;
+            /** @default 0 */
+            latitude: number;
+            /** @default 0 */
+            longitude: number;
+            /** @default Correios */
+            carrier: string;
+            /** @description The shipment's code. Left out: the code the order's `tracking` already has, else a new one in the Correios form (`BR`, nine digits, `BR`). */
             trackingCode?: string;
-            source?: string;
-            provider?: string;
+            /** @default admin_api */
+            source: string;
+            /** @default correios */
+            provider: string;
         };
         /** @description **Inferred** — `data.event`. */
         TrackingEventResponse: {

@@ -142,6 +142,13 @@ export function enumTableOf<Value extends string, Entry>(
   return Object.fromEntries(values.map((value) => [value, table[value]])) as Record<Value, Entry>;
 }
 
+/** A text the contract states at a JSON pointer, such as a vendor extension (`x-url-template`); none stops start-up. */
+export function contractText(pointer: string): string {
+  const text = served.pointer(pointer);
+  if (typeof text !== 'string') throw new Error(`the contract states no text at ${pointer}`);
+  return text;
+}
+
 /** The first schema under components/schemas that carries `x-rule: id`, depth first. */
 function schemaOfRule(node: Json | undefined, id: string): JsonObject | undefined {
   if (Array.isArray(node)) {

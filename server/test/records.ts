@@ -38,6 +38,7 @@ export type Steps = components['schemas']['Steps'];
 export type StoreEventCreate = components['schemas']['StoreEventCreate'];
 export type TemplateCreate = components['schemas']['TemplateCreate'];
 export type TrackingStatus = components['schemas']['TrackingStatus'];
+export type TrackingEventCreate = components['schemas']['TrackingEventCreate'];
 export type TriggerEvent = components['schemas']['TriggerEvent'];
 export type UpsellCreate = components['schemas']['UpsellCreate'];
 export type VariantCreate = components['schemas']['VariantCreate'];

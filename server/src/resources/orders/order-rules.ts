@@ -1,5 +1,5 @@
 // The rules of an order's life that are neither HTTP nor storage: status labels and allowed moves, the event of
-// each move (all three read from the contract), tracking labels and codes. Only the orders folder uses them (money
+// each move, tracking labels and pages (all read from the contract), and tracking codes. Only the orders folder uses them (money
 // arithmetic is domain/pricing.ts).
 import {
   type components,
@@ -7,7 +7,7 @@ import {
   trackingStatusValues,
   webhookEventNameValues,
 } from '../../../../generated/openapi.ts';
-import { enumTable, isText } from '../../contract.ts';
+import { contractText, enumTable, isText } from '../../contract.ts';
 
 type OrderStatus = components['schemas']['OrderStatus'];
 type WebhookEventName = components['schemas']['WebhookEventName'];
@@ -38,10 +38,12 @@ export const STATUS_EVENTS = Object.fromEntries(
 /** Each tracking status's Portuguese label: the contract's `TrackingStatus` › `x-labels`. */
 export const TRACKING_STATUS_LABELS = enumTable('TrackingStatus', 'x-labels', trackingStatusValues, isText);
 
-export const trackingUrl = (code: string): string =>
-  `https://rastreamento.correios.com.br/app/index.php?objeto=${encodeURIComponent(code)}`;
+/** The carrier's tracking page: the contract's `OrderTracking` › `url` › `x-url-template`. */
+const TRACKING_URL_TEMPLATE = contractText('#/components/schemas/OrderTracking/properties/url/x-url-template');
 
-/** A Correios-style object code: two letters, nine digits, BR. */
+export const trackingUrl = (code: string): string => TRACKING_URL_TEMPLATE.replace('{code}', encodeURIComponent(code));
+
+/** A code in the Correios form the contract's `TrackingEventCreate` › `trackingCode` names: BR, nine digits, BR. */
 export function newTrackingCode(): string {
   const digits = Array.from({ length: 9 }, () => Math.floor(Math.random() * 10)).join('');
   return `BR${digits}BR`;

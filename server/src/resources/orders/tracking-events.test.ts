@@ -1,13 +1,21 @@
 import { expect } from 'vitest';
+import { readContract } from '../../../../lib/contract.ts';
 import { UNKNOWN } from '../../../test/catalog.ts';
-import { describeEngines, malformed, test } from '../../../test/fixture.ts';
+import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import { newOrder } from '../../../test/orders.ts';
-import type { TrackingStatus } from '../../../test/records.ts';
+import type { TrackingEventCreate, TrackingStatus } from '../../../test/records.ts';
 import { atOrderId as at } from '../../../test/records.ts';
 import type { ById } from '../../../test/store-scoped.ts';
 import { expectInvalid, expectNotFoundAlike, expectPageBounds, expectScopeDenied } from '../../../test/store-scoped.ts';
 
-const trackingUrl = (code: string) => `https://rastreamento.correios.com.br/app/index.php?objeto=${code}`;
+/** The carrier's page for a code, by the contract's `OrderTracking` › `url` › `x-url-template`. */
+const trackingUrl = (code: string) =>
+  String(readContract().pointer('#/components/schemas/OrderTracking/properties/url/x-url-template')).replace(
+    '{code}',
+    encodeURIComponent(code),
+  );
+/** A tracking event as a carrier sends it: what it leaves out takes the contract's defaults. */
+const carrierUpdate = withoutDefaults<TrackingEventCreate>;
 
 describeEngines('tracking events', () => {
   test('createTrackingEvent (201) fills the defaults, links each event to the one before and sets the order’s tracking', async ({
@@ -18,7 +26,7 @@ describeEngines('tracking events', () => {
     const order = await newOrder(admin, tenant.storeId);
     const first = await admin.POST('/admin/orders/{orderId}/tracking-events', {
       ...at(order.id),
-      body: { status: 'label_generated' },
+      body: carrierUpdate({ status: 'label_generated' }),
     });
     expect(first.response.status).toBe(201);
     const labelled = first.data?.data.event;
@@ -58,7 +66,10 @@ describeEngines('tracking events', () => {
       source: 'carrier_api',
       provider: 'correios',
     } as const;
-    const second = await admin.POST('/admin/orders/{orderId}/tracking-events', { ...at(order.id), body: posted });
+    const second = await admin.POST('/admin/orders/{orderId}/tracking-events', {
+      ...at(order.id),
+      body: carrierUpdate(posted),
+    });
     expect(second.response.status).toBe(201);
     expect(second.data).toEqual({
       success: true,
@@ -97,8 +108,12 @@ describeEngines('tracking events', () => {
   }) => {
     const order = await newOrder(admin, tenant.storeId);
     const track = async (status: TrackingStatus) =>
-      (await admin.POST('/admin/orders/{orderId}/tracking-events', { ...at(order.id), body: { status } })).data?.data
-        .event;
+      (
+        await admin.POST('/admin/orders/{orderId}/tracking-events', {
+          ...at(order.id),
+          body: carrierUpdate({ status }),
+        })
+      ).data?.data.event;
     const first = await track('label_generated');
     const second = await track('posted');
     expect(second).toMatchObject({ previousStatus: 'label_generated', trackingCode: first?.trackingCode });
@@ -129,7 +144,7 @@ describeEngines('tracking events', () => {
       const order = await newOrder(admin, tenant.storeId);
       const created = await admin.POST('/admin/orders/{orderId}/tracking-events', {
         ...at(order.id),
-        body: { status, trackingCode: 'BR123456789BR' },
+        body: carrierUpdate({ status, trackingCode: 'BR123456789BR' }),
       });
       const event = created.data?.data.event;
       expect(created.response.status).toBe(201);
@@ -171,7 +186,7 @@ describeEngines('tracking events', () => {
     const statuses: TrackingStatus[] = ['label_generated', 'posted', 'in_transit', 'out_for_delivery', 'delivered'];
     const responses = await Promise.all(
       statuses.map((status) =>
-        admin.POST('/admin/orders/{orderId}/tracking-events', { ...at(order.id), body: { status } }),
+        admin.POST('/admin/orders/{orderId}/tracking-events', { ...at(order.id), body: carrierUpdate({ status }) }),
       ),
     );
     expect(responses.map(({ response }) => response.status)).toEqual(statuses.map(() => 201));
@@ -205,7 +220,10 @@ describeEngines('tracking events', () => {
   }) => {
     const order = await newOrder(admin, tenant.storeId);
     const other = await newOrder(admin, tenant.storeId);
-    await admin.POST('/admin/orders/{orderId}/tracking-events', { ...at(other.id), body: { status: 'posted' } });
+    await admin.POST('/admin/orders/{orderId}/tracking-events', {
+      ...at(other.id),
+      body: carrierUpdate({ status: 'posted' }),
+    });
     const empty = await api.GET('/api/v1/orders/{orderId}/tracking', at(order.id));
     expect(empty.data).toEqual({
       success: true,
@@ -217,7 +235,7 @@ describeEngines('tracking events', () => {
     ['no status', {}, 'status'],
     ['an unknown status', { status: 'lost' }, 'status'],
     ['a latitude beyond 90', { status: 'posted', latitude: 91 }, 'latitude'],
-    ['an empty location', { status: 'posted', locationLabel: '' }, 'locationLabel'],
+    ['a location over 255 characters', { status: 'posted', locationLabel: 'x'.repeat(256) }, 'locationLabel'],
   ] as const)(
     'createTrackingEvent rejects %s (400 VALIDATION_ERROR)',
     async ([, body, field], { api, admin, tenant }) => {
@@ -244,7 +262,7 @@ describeEngines('tracking events', () => {
     await expectNotFoundAlike([list], list, { api, otherStore }, order.id);
     const tracking = await admin.POST('/admin/orders/{orderId}/tracking-events', {
       ...at(UNKNOWN),
-      body: { status: 'posted' },
+      body: carrierUpdate({ status: 'posted' }),
     });
     expect(tracking.response.status).toBe(404);
     expect(tracking.error).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
