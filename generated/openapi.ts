@@ -2593,6 +2593,7 @@ export interface components {
          */
         TemplateCreate: {
             channel: components["schemas"]["TemplateChannel"];
+            /** @description Left out: the `subject` (email), else the first `x-default-length` characters of the `message` (Unicode code points, as `maxLength` counts them, so an emoji is never cut in half). */
             name?: string;
             subject?: string;
             remetente_nome?: string;

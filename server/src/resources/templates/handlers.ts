@@ -1,4 +1,5 @@
 import type { components } from '../../../../generated/openapi.ts';
+import { contractCount } from '../../contract.ts';
 import { overSmsLimit, SMS_MAX_LENGTH } from '../../domain/automation-chain.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
@@ -11,8 +12,11 @@ import type { Template } from './repository.ts';
 type TemplateFields = Pick<Template, 'subject' | 'remetente_nome' | 'remetente_email' | 'body' | 'html' | 'message'>;
 type TemplateInput = components['schemas']['TemplateUpdate'];
 
-/** Default name: the subject (email) or the first 60 characters of the message. */
-const NAME_FROM_MESSAGE_LENGTH = 60;
+/**
+ * How much of the message a template without a name or subject is named by: the contract's `TemplateCreate` ›
+ * `name` › `x-default-length`, in code points.
+ */
+const NAME_FROM_MESSAGE_LENGTH = contractCount('#/components/schemas/TemplateCreate/properties/name/x-default-length');
 
 /**
  * The fields of `input` that apply to `channel`; the others are null (section 2.6: email uses subject, sender,
@@ -89,7 +93,7 @@ export const templateHandlers = {
       id: newId(),
       storeId,
       channel: body.channel,
-      name: body.name ?? fields.subject ?? (fields.message ?? '').slice(0, NAME_FROM_MESSAGE_LENGTH),
+      name: body.name ?? fields.subject ?? [...(fields.message ?? '')].slice(0, NAME_FROM_MESSAGE_LENGTH).join(''),
       ...fields,
       createdAt: at,
       updatedAt: at,

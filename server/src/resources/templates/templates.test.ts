@@ -67,6 +67,14 @@ describeEngines('message templates', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
+    // Counted in code points: an emoji that straddles the 60th UTF-16 unit is kept whole, never half of it.
+    const straddling = `a${'😀'.repeat(70)}`;
+    const cut = await api.POST('/api/v1/automation/templates', { body: { channel: 'whatsapp', message: straddling } });
+    expect(cut.response.status).toBe(201);
+    const path = { templateId: cut.data?.data.template.id ?? UNKNOWN };
+    const named = (await api.GET('/api/v1/automation/templates/{templateId}', { params: { path } })).data?.data.template
+      .name;
+    expect(named).toBe(`a${'😀'.repeat(59)}`);
     const sms = await api.POST('/api/v1/automation/templates', { body: { channel: 'sms', message: 'x'.repeat(160) } });
     expect(sms.response.status).toBe(201);
     expect(sms.data?.data.template.message).toHaveLength(160);
