@@ -3912,7 +3912,7 @@ export interface components {
             storeId: components["schemas"]["Uuid"];
             /**
              * Format: uri
-             * @description Payment page to send the buyer to.
+             * @description Payment page to send the buyer to: `x-url-template` with `{id}` replaced by the link's `id` (inferred).
              */
             url: string;
             /** @enum {string} */
@@ -3921,7 +3921,7 @@ export interface components {
                 productId: components["schemas"]["Uuid"];
                 /** Format: uuid */
                 variantId: string | null;
-                /** @description Product (and variant) name from the catalog. */
+                /** @description The product's name from the catalog; for a variant `<product name> - <variant title>`, cut to `maxLength` characters (code points) when longer. */
                 name: string;
                 quantity: number;
                 /** @description Unit price from the catalog (the discounted price when the product is on promotion). */

@@ -1,4 +1,5 @@
 import type { components } from '../../../../generated/openapi.ts';
+import { contractCount, contractText } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { discountCents, fromCents, toCents } from '../../domain/pricing.ts';
@@ -12,14 +13,17 @@ import type { PaymentLink, PaymentLinkRecord } from './repository.ts';
 type PaymentLinkCreate = components['schemas']['PaymentLinkCreate'];
 type LinkItem = PaymentLink['items'][number];
 
-/** The hosted payment page of a link. */
-export const PAYMENT_PAGE_BASE = 'https://pay.storefront.example.com/l/';
+const LINK = '#/components/schemas/PaymentLink/properties';
+/** The hosted payment page of a link: the contract's `PaymentLink` › `url` › `x-url-template`. */
+const PAYMENT_PAGE = contractText(`${LINK}/url/x-url-template`);
+/** The longest name of a link's line (the contract's `maxLength`, in code points). */
+const ITEM_NAME_LENGTH = contractCount(`${LINK}/items/items/properties/name/maxLength`);
 
 /** The read shape: the derived `url`, and EXPIRED once an ACTIVE link's `expiresAt` has passed. */
 function linkOf(record: PaymentLinkRecord, at = now()): PaymentLink {
   const { couponId: _coupon, customer: _customer, successUrl: _success, cancelUrl: _cancel, ...link } = record;
   const status = link.status === 'ACTIVE' && link.expiresAt <= at ? 'EXPIRED' : link.status;
-  return { ...link, url: `${PAYMENT_PAGE_BASE}${link.id}`, status };
+  return { ...link, url: PAYMENT_PAGE.replace('{id}', link.id), status };
 }
 
 /**
@@ -59,7 +63,7 @@ async function priceItems({ repositories }: Deps, storeId: string, items: Paymen
     priced.push({
       productId: product.id,
       variantId: variant.id,
-      name: `${product.name} - ${variant.title}`.slice(0, 255),
+      name: [...`${product.name} - ${variant.title}`].slice(0, ITEM_NAME_LENGTH).join(''),
       quantity: item.quantity,
       price: variant.price,
     });

@@ -1,6 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { expect } from 'vitest';
 import type { components, paths } from '../../../../generated/openapi.ts';
+import { readContract } from '../../../../lib/contract.ts';
 import { UNKNOWN } from '../../../test/catalog.ts';
 import { asContractExample } from '../../../test/contract-example.ts';
 import {
@@ -104,7 +105,10 @@ describeEngines('external checkout (payment links)', () => {
         paymentLink: {
           id: expect.any(String),
           storeId: tenant.storeId,
-          url: `https://pay.storefront.example.com/l/${link?.id}`,
+          url: String(readContract().pointer('#/components/schemas/PaymentLink/properties/url/x-url-template')).replace(
+            '{id}',
+            link?.id ?? '',
+          ),
           status: 'ACTIVE',
           items: [
             { productId: shop.mug, variantId: null, name: 'Caneca', quantity: 3, price: 19.9 },
@@ -171,6 +175,32 @@ describeEngines('external checkout (payment links)', () => {
       body: linkOf({ cart: { items: [{ productId: shop.mug, quantity: 1 }], couponCode: ' parado ' } }),
     });
     expect(error).toEqual(asContractExample('CouponNotApplicable'));
+  });
+
+  test("a variant's line is named `<product> - <variant>`, cut to the contract's maxLength in code points", async ({
+    shop,
+    api,
+    admin,
+  }) => {
+    // 100 + 3 + 149 characters, then emoji: the 255th UTF-16 unit is the first half of the second one.
+    const name = 'P'.repeat(100);
+    const title = 'T'.repeat(149);
+    const product = (await api.POST('/api/v1/products', { body: malformed({ type: 'DIGITAL', name, price: 5 }) })).data
+      ?.data.product.id;
+    const variant = await admin.POST('/admin/products/{productId}/variants', {
+      params: { path: { productId: product ?? UNKNOWN } },
+      body: withoutDefaults<VariantCreate>({ title: `${title}${'😀'.repeat(10)}`, price: 5 }),
+    });
+    const created = await shop.checkout.POST('/checkout/payment-links', {
+      body: linkOf({
+        cart: { items: [{ productId: product ?? UNKNOWN, variantId: variant.data?.data.variant.id, quantity: 1 }] },
+      }),
+    });
+    expect(created.response.status).toBe(201);
+    const read = await shop.checkout.GET('/checkout/payment-links/{paymentLinkId}', {
+      params: { path: { paymentLinkId: created.data?.data.paymentLink.id ?? UNKNOWN } },
+    });
+    expect(read.data?.data.paymentLink.items.map((item) => item.name)).toEqual([`${name} - ${title}${'😀'.repeat(3)}`]);
   });
 
   test('createPaymentLink answers 422 naming each unknown or foreign product and variant', async ({ shop }) => {
