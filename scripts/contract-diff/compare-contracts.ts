@@ -70,12 +70,64 @@ function toChange(diff: Diff): Change {
   return { kind: responseHeaderRequiredKind(diff) ?? diff.type, where, what };
 }
 
+/** Keywords that only annotate a schema: beside a `$ref` they add nothing a value must satisfy. */
+const ANNOTATIONS = new Set(['default', 'description', 'title', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
+const isAnnotation = (keyword: string) => ANNOTATIONS.has(keyword) || keyword.startsWith('x-');
+const isNode = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** The local `$ref` of a node that carries only annotations beside it (none at all: `bare`), else undefined. */
+function annotatedRef(node: unknown, bare: boolean): string | undefined {
+  if (!isNode(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#/')) return undefined;
+  const beside = Object.keys(node).filter((key) => key !== '$ref');
+  return (bare || beside.length > 0) && beside.every(isAnnotation) ? node.$ref : undefined;
+}
+
+/** Where (JSON pointers into the document) a `$ref` has annotations beside it. */
+function annotatedRefPlaces(node: unknown, at = '', found = new Set<string>()): Set<string> {
+  if (annotatedRef(node, false)) found.add(at);
+  if (isNode(node) || Array.isArray(node)) {
+    for (const [key, value] of Object.entries(node)) annotatedRefPlaces(value, `${at}/${key}`, found);
+  }
+  return found;
+}
+
+/** The contract with the `$ref` at each of `places` written out as the schema it names, its annotations on top. */
+function refsWrittenOut(contract: unknown, places: Set<string>): unknown {
+  const named = (ref: string): unknown =>
+    ref
+      .slice(2)
+      .split('/')
+      .map((key) => key.replaceAll('~1', '/').replaceAll('~0', '~'))
+      .reduce<unknown>((node, key) => (isNode(node) ? node[key] : undefined), contract);
+  const visit = (node: unknown, at: string): unknown => {
+    if (Array.isArray(node)) return node.map((item, index) => visit(item, `${at}/${index}`));
+    if (!isNode(node)) return node;
+    const ref = places.has(at) ? annotatedRef(node, true) : undefined;
+    const target = ref === undefined ? undefined : named(ref);
+    const { $ref: _ref, ...beside } = node;
+    const written = isNode(target) ? { ...target, ...beside } : node;
+    return Object.fromEntries(Object.entries(written).map(([key, value]) => [key, visit(value, `${at}/${key}`)]));
+  };
+  return visit(contract, '');
+}
+
+/**
+ * Both contracts with every `$ref` that carries annotations beside it in either (a `default`, a `description`:
+ * OpenAPI 3.1 allows them) written out, in both, as the schema it names plus those annotations. api-smart-diff reads
+ * such a reference as a new `allOf` and calls every value of the schema it names removed, so a default added beside
+ * a `$ref` would fail CI as breaking; written out on both sides it is compared as what it is, a default added.
+ */
+export function withAnnotatedRefsWrittenOut(before: unknown, after: unknown): [unknown, unknown] {
+  const places = annotatedRefPlaces(after, '', annotatedRefPlaces(before));
+  return [refsWrittenOut(before, places), refsWrittenOut(after, places)];
+}
+
 /** Compares two parsed contracts: every change, and the versioning problem if there is one. */
 export function compareContracts(before: unknown, after: unknown): ContractComparison {
   const beforeVersion = versionOf(before);
   const afterVersion = versionOf(after);
   const seen = new Set<string>();
-  const changes = apiDiff(before, after)
+  const changes = apiDiff(...withAnnotatedRefsWrittenOut(before, after))
     .map(toChange)
     .filter((change) => {
       const key = `${change.kind}\0${change.where}\0${change.what}`;

@@ -61,6 +61,38 @@ describe('contract:diff', () => {
     expect(kinds(true, false)).toEqual([{ kind: 'breaking', where: 'GET /products/{productId}' }]);
   });
 
+  it('reads a default beside a $ref as a default added, and still sees the schema it names narrowed', () => {
+    // A request body whose `status` names a schema of two values; `change` edits the parsed copy.
+    // biome-ignore lint/suspicious/noExplicitAny: a YAML tree poked at by path
+    const withStatus = (change: (doc: any) => void = () => {}): any => {
+      const doc = parse(readFileSync(fixture('base.yaml'), 'utf8'));
+      doc.components.schemas.Status = { type: 'string', enum: ['ACTIVE', 'DRAFT'] };
+      doc.paths['/products/{productId}'].put = {
+        operationId: 'updateProduct',
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { status: { $ref: '#/components/schemas/Status' } } },
+            },
+          },
+        },
+        responses: { '204': { description: 'Updated.' } },
+      };
+      change(doc);
+      return doc;
+    };
+    const status = (doc: ReturnType<typeof withStatus>) =>
+      doc.paths['/products/{productId}'].put.requestBody.content['application/json'].schema.properties.status;
+    const kinds = (after: ReturnType<typeof withStatus>) =>
+      [...new Set(compareContracts(withStatus(), after).changes.map(({ kind }) => kind))].sort();
+    expect(kinds(withStatus((doc) => Object.assign(status(doc), { default: 'DRAFT' })))).toEqual(['non-breaking']);
+    const narrowed = withStatus((doc) => {
+      Object.assign(status(doc), { default: 'DRAFT' });
+      doc.components.schemas.Status.enum = ['DRAFT'];
+    });
+    expect(kinds(narrowed)).toContain('breaking');
+  });
+
   it('passes a compatible change (optional response field, new operation) with a minor bump', () => {
     const result = runNode([CLI, '--before', fixture('base.yaml'), '--after', fixture('compatible-change.yaml')]);
     expect(result.status, result.stdout).toBe(0);
