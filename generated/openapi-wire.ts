@@ -2709,7 +2709,11 @@ export interface components {
                 checkoutKey: components["schemas"]["CheckoutKeyCreated"];
             };
         };
-        /** @description **Inferred** — an order line; with `productId` the name, price and image come from the product unless given. */
+        /**
+         * @description **Inferred** — an order line. With `productId` the name, price and image come from the product unless given
+         *     (a product without images: the picture `x-no-image`); without one, what is not given comes from
+         *     `x-line-defaults`.
+         */
         AdminOrderItem: {
             productId?: components["schemas"]["Uuid"];
             /** Format: uuid */
@@ -2720,8 +2724,15 @@ export interface components {
             /** Format: uri */
             image?: string;
         };
-        /** @description **Inferred** — an order as a checkout would create it; every field is optional with realistic defaults and `status` defaults to PAID. */
+        /**
+         * @description **Inferred** — an order as a checkout would create it; every field is optional, and what is left out takes
+         *     its `default` (a realistic buyer, address and shipping; one line, see `AdminOrderItem`; `status` PAID).
+         *     Left-out `tags` are derived: `ids` holds `payment.<paymentMethod>` and `shipping.<segment>`, the segment
+         *     being the shipping's `name` without accents, in lower case, each run of characters other than `a`–`z` and
+         *     `0`–`9` one `_`, none at either end (no `shipping.` tag when nothing is left); the other lists are empty.
+         */
         AdminOrderCreate: {
+            /** @default PAID */
             status?: components["schemas"]["OrderStatus"];
             /** @default pix */
             paymentMethod?: string;
@@ -2729,9 +2740,43 @@ export interface components {
             installments?: number;
             discount?: components["schemas"]["NullableMoney"];
             notes?: string | null;
+            /**
+             * @default {
+             *       "name": "Maria Oliveira",
+             *       "email": "maria.oliveira@example.com",
+             *       "phone": "+5511987654321",
+             *       "documentType": "CPF",
+             *       "documentNumber": "39053344705"
+             *     }
+             */
             customer?: components["schemas"]["OrderCustomer"];
+            /**
+             * @default {
+             *       "street": "Rua das Flores",
+             *       "number": "123",
+             *       "neighborhood": "Jardim Paulista",
+             *       "city": "São Paulo",
+             *       "state": "SP",
+             *       "zipcode": "01415-000"
+             *     }
+             */
             shippingAddress?: components["schemas"]["ShippingAddress"];
+            /**
+             * @default {
+             *       "name": "PAC",
+             *       "price": 19.9,
+             *       "carrier": "Correios",
+             *       "turnaround": "5 dias úteis"
+             *     }
+             */
             shipping?: components["schemas"]["OrderShipping"];
+            /**
+             * @default [
+             *       {
+             *         "quantity": 1
+             *       }
+             *     ]
+             */
             items?: components["schemas"]["AdminOrderItem"][];
             tags?: components["schemas"]["OrderTags"];
         };

@@ -143,18 +143,18 @@ export function enumTableOf<Value extends string, Entry>(
 }
 
 /** What the contract states at a JSON pointer, such as a vendor extension; none, or of another kind, stops start-up. */
-function statedAt<Value>(pointer: string, is: (value: unknown) => value is Value, kind: string): Value {
+export function contractValue<Value>(pointer: string, is: (value: unknown) => value is Value, kind: string): Value {
   const value = served.pointer(pointer);
   if (!is(value)) throw new Error(`the contract states no ${kind} at ${pointer}`);
   return value;
 }
 
 /** A text the contract states (`x-url-template`, ...). */
-export const contractText = (pointer: string): string => statedAt(pointer, isText, 'text');
+export const contractText = (pointer: string): string => contractValue(pointer, isText, 'text');
 
 /** A whole number the contract states (`x-default-length`, ...). */
 export const contractCount = (pointer: string): number =>
-  statedAt(pointer, (value): value is number => Number.isSafeInteger(value), 'whole number');
+  contractValue(pointer, (value): value is number => Number.isSafeInteger(value), 'whole number');
 
 /** The first schema under components/schemas that carries `x-rule: id`, depth first. */
 function schemaOfRule(node: Json | undefined, id: string): JsonObject | undefined {

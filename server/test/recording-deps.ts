@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { OperationId } from '../src/contract.ts';
+import { isObject, type Json } from '../../lib/contract.ts';
+import { type OperationId, operationOf, servedContract } from '../src/contract.ts';
 import type { Engine } from '../src/db/database.ts';
 import { createRepositories } from '../src/resources/index.ts';
 import type { Deps, Input } from '../src/resources/operation.ts';
@@ -43,6 +45,39 @@ export async function recordingDeps(engine: Engine): Promise<RecordingDeps> {
 }
 
 const silent = pino({ level: 'silent' });
+
+/** The contract's schemas, compiled to fill in their defaults as the server's validator does (`useDefaults`). */
+const defaultsFiller = new Ajv2020({ strict: false, useDefaults: true, validateFormats: false });
+defaultsFiller.addSchema(servedContract.doc as object, 'contract');
+/** A schema node of the contract with its local `$ref`s pointing into the contract added above. */
+const inContract = (node: Json): Json =>
+  Array.isArray(node)
+    ? node.map(inContract)
+    : isObject(node)
+      ? Object.fromEntries(
+          Object.entries(node).map(([key, value]) => [
+            key,
+            key === '$ref' && typeof value === 'string' && value.startsWith('#')
+              ? `contract${value}`
+              : inContract(value),
+          ]),
+        )
+      : node;
+
+/**
+ * A request body as the validator hands it to a handler: what the test leaves out that the contract's schema gives
+ * a `default`, filled in with that default.
+ */
+export function validatedBody<Op extends OperationId>(
+  operationId: Op,
+  body: Partial<Input<Op>['body']>,
+): Input<Op>['body'] {
+  const schema = operationOf(operationId).jsonBodySchema;
+  if (schema === undefined) throw new Error(`${operationId} takes no JSON body`);
+  const filled = structuredClone(body);
+  defaultsFiller.compile(inContract(schema) as object)(filled);
+  return filled as Input<Op>['body'];
+}
 
 /** The input a handler receives, with nothing but what the test gives. */
 export function input<Op extends OperationId>(given: Partial<Input<Op>>): Input<Op> {

@@ -1,4 +1,6 @@
 import type { components } from '../../../../generated/openapi.ts';
+import { isObject } from '../../../../lib/contract.ts';
+import { contractText, contractValue } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { lineTotal, toCents } from '../../domain/pricing.ts';
@@ -21,36 +23,17 @@ import { type OrderItemRecord, type OrderRecord, type OrderStatus, orderOf } fro
 type Schemas = components['schemas'];
 type AdminOrderCreate = Schemas['AdminOrderCreate'];
 
-// Realistic defaults of an admin-created order: a PIX purchase of one T-shirt shipped by PAC.
-const DEFAULT_CUSTOMER: Schemas['OrderCustomer'] = {
-  name: 'Maria Oliveira',
-  email: 'maria.oliveira@example.com',
-  phone: '+5511987654321',
-  documentType: 'CPF',
-  documentNumber: '39053344705',
-};
-const DEFAULT_ADDRESS: Schemas['ShippingAddress'] = {
-  street: 'Rua das Flores',
-  number: '123',
-  neighborhood: 'Jardim Paulista',
-  city: 'São Paulo',
-  state: 'SP',
-  zipcode: '01415-000',
-};
-const DEFAULT_SHIPPING: Schemas['OrderShipping'] = {
-  name: 'PAC',
-  price: 19.9,
-  carrier: 'Correios',
-  turnaround: '5 dias úteis',
-};
-const DEFAULT_ITEM = {
-  name: 'Camiseta Básica Algodão',
-  quantity: 1,
-  price: 79.9,
-  image: 'https://cdn.storefront.example.com/p/camiseta-basica-1.jpg',
-};
-/** The image of a line whose product has none (the order read shape requires one). */
-const NO_IMAGE = 'https://cdn.storefront.example.com/p/sem-imagem.jpg';
+const ORDER_ITEM = '#/components/schemas/AdminOrderItem';
+type LineDefaults = Required<Pick<Schemas['AdminOrderItem'], 'name' | 'price' | 'image'>>;
+const isLineDefaults = (value: unknown): value is LineDefaults =>
+  isObject(value) &&
+  typeof value.name === 'string' &&
+  typeof value.price === 'number' &&
+  typeof value.image === 'string';
+/** What a line without a product is not given: the contract's `AdminOrderItem` › `x-line-defaults`. */
+const LINE_DEFAULTS = contractValue(`${ORDER_ITEM}/x-line-defaults`, isLineDefaults, 'name, price and image');
+/** The image of a line whose product has none (the order read shape requires one): `x-no-image`. */
+const NO_IMAGE = contractText(`${ORDER_ITEM}/x-no-image`);
 
 const statusChangeError = (from: OrderStatus, to: OrderStatus) =>
   new ApiError(
@@ -83,7 +66,7 @@ async function orderItems(
   storeId: string,
   body: AdminOrderCreate,
 ): Promise<OrderItemRecord[]> {
-  const requested = body.items ?? [{ quantity: DEFAULT_ITEM.quantity }];
+  const requested = body.items;
   const lines = await productLines(deps, storeId, requested);
   return requested.map((item, index) => {
     const line = lines[index];
@@ -91,10 +74,10 @@ async function orderItems(
       id: newId(),
       productId: line?.productId ?? null,
       variantId: item.variantId ?? line?.variantId ?? null,
-      name: item.name ?? line?.name ?? DEFAULT_ITEM.name,
+      name: item.name ?? line?.name ?? LINE_DEFAULTS.name,
       quantity: item.quantity,
-      price: item.price ?? line?.price ?? DEFAULT_ITEM.price,
-      image: item.image ?? (line ? (line.image ?? NO_IMAGE) : DEFAULT_ITEM.image),
+      price: item.price ?? line?.price ?? LINE_DEFAULTS.price,
+      image: item.image ?? (line ? (line.image ?? NO_IMAGE) : LINE_DEFAULTS.image),
     };
   });
 }
@@ -162,9 +145,8 @@ export const orderHandlers = {
     const { repositories, events } = deps;
     const store = await repositories.stores.find(path.storeId.toLowerCase());
     if (!store) throw notFound();
-    const customer = body.customer ?? DEFAULT_CUSTOMER;
+    const { customer, shipping } = body;
     const items = await orderItems(deps, store.id, body);
-    const shipping = body.shipping ?? DEFAULT_SHIPPING;
     const discount = body.discount ?? null;
     const subtotal = lineTotal(items);
     const totalCents = toCents(subtotal) + toCents(shipping.price) - toCents(discount ?? 0);
@@ -178,8 +160,7 @@ export const orderHandlers = {
     const record: OrderRecord = {
       id: newId(),
       storeId: store.id,
-      // The contract's AdminOrderCreate says so in words: a default beside a $ref would not reach the types.
-      status: body.status ?? 'PAID',
+      status: body.status,
       total: totalCents / 100,
       subtotal,
       discount,
@@ -188,7 +169,7 @@ export const orderHandlers = {
       installments: body.installments,
       notes: body.notes ?? null,
       customer,
-      shippingAddress: body.shippingAddress ?? DEFAULT_ADDRESS,
+      shippingAddress: body.shippingAddress,
       shipping,
       tracking: null,
       items,

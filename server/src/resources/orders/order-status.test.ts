@@ -4,7 +4,7 @@ import { readContract } from '../../../../lib/contract.ts';
 import { clientOf, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { createTenant, engines } from '../../../test/harness.ts';
 import { newOrder } from '../../../test/orders.ts';
-import { input, type RecordingDeps, recordingDeps } from '../../../test/recording-deps.ts';
+import { input, type RecordingDeps, recordingDeps, validatedBody } from '../../../test/recording-deps.ts';
 import type { OrderStatus } from '../../../test/records.ts';
 import { atOrderId as at } from '../../../test/records.ts';
 import { type ById, expectInvalid, expectNotFoundAlike, expectScopeDenied } from '../../../test/store-scoped.ts';
@@ -161,9 +161,8 @@ describe.each(engines)('order domain events on %s', (engine) => {
   const storeId = randomUUID();
   /** createOrder with a body as the validator hands it over (the contract's defaults filled in where left out). */
   const createOrder = async (body: Partial<Input<'createOrder'>['body']>) => {
-    const validated = { status: 'PAID', paymentMethod: 'pix', installments: 1, ...body } as const;
     const reply = await orderHandlers.createOrder(
-      input<'createOrder'>({ path: { storeId }, body: validated }),
+      input<'createOrder'>({ path: { storeId }, body: validatedBody('createOrder', body) }),
       recording.deps,
     );
     return reply.body.data.order;
