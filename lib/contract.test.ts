@@ -9,6 +9,7 @@ import {
   bearerFormatPattern,
   CONTRACT_PATH,
   ContractDocument,
+  credentialFormat,
   type JsonObject,
   parsedCopy,
   sha256,
@@ -78,8 +79,15 @@ describe('ContractDocument', () => {
     expect(() => contract.deref({ $ref: 'other.yaml#/x' })).toThrow('Cannot follow $ref other.yaml#/x');
   });
 
-  it("reads openapi.yaml's API key format from its security scheme", () => {
-    const format = String(ContractDocument.load().securityScheme('ApiKeyAuth')?.bearerFormat);
+  it.each([
+    ['ApiKeyAuth', 'sf_live_<43 base64url characters>'],
+    ['CheckoutApiKey', 'sf_checkout_<43 base64url characters>'],
+    ['AdminToken', undefined],
+  ])("reads openapi.yaml's %s key format from its security scheme (bearerFormat, x-key-format)", (name, expected) => {
+    const contract = ContractDocument.load();
+    const format = credentialFormat(contract.securityScheme(name));
+    expect(format).toBe(expected);
+    if (format === undefined) return;
     const pattern = bearerFormatPattern(format);
     expect(pattern.test(bearerFormatExample(format))).toBe(true);
     expect(pattern.test('hello')).toBe(false);

@@ -199,6 +199,15 @@ export class ContractDocument {
 }
 
 /**
+ * The form of a security scheme's credential, in `bearerFormat`'s notation: a bearer scheme's `bearerFormat`, an
+ * API key's `x-key-format` (OpenAPI has no field for it). Undefined when the scheme states none.
+ */
+export function credentialFormat(scheme: JsonObject | undefined): string | undefined {
+  const format = scheme?.type === 'apiKey' ? scheme['x-key-format'] : scheme?.bearerFormat;
+  return typeof format === 'string' ? format : undefined;
+}
+
+/**
  * The credential a scheme's `bearerFormat` describes, as a pattern: literal text plus placeholders such as
  * `<43 base64url characters>` (any other placeholder accepts any non-empty text).
  */

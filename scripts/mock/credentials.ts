@@ -1,8 +1,8 @@
 // Which operation a request is for, and whether its credentials are of the form the operation's security
-// scheme asks for: present, and for a bearer scheme with a `bearerFormat` (e.g. `sf_live_<43 base64url
-// characters>`), a token of that form. Whether the key exists is state: only the server can tell.
+// scheme asks for: present, and where the scheme states a form (a bearer token's `bearerFormat`, e.g.
+// `sf_live_<43 base64url characters>`; an API key's `x-key-format`), of that form. Whether the key exists is state: only the server can tell.
 import type http from 'node:http';
-import { bearerFormatPattern, type ContractDocument, type Operation } from '../../lib/contract.ts';
+import { bearerFormatPattern, type ContractDocument, credentialFormat, type Operation } from '../../lib/contract.ts';
 
 export type FindOperation = (method: string, pathname: string) => Operation | undefined;
 
@@ -33,8 +33,12 @@ export function credentialProblem(
 ): 'missing' | 'malformed' | undefined {
   const scheme = operation.scheme ? contract.securityScheme(operation.scheme) : undefined;
   if (!scheme) return undefined;
+  const format = credentialFormat(scheme);
+  const ofForm = (credential: string) => format === undefined || bearerFormatPattern(format).test(credential);
   if (scheme.type === 'apiKey' && scheme.in === 'header' && typeof scheme.name === 'string') {
-    return headers[scheme.name.toLowerCase()] ? undefined : 'missing';
+    const key = headers[scheme.name.toLowerCase()];
+    if (!key) return 'missing';
+    return typeof key === 'string' && ofForm(key) ? undefined : 'malformed';
   }
   if (scheme.type !== 'http' || String(scheme.scheme).toLowerCase() !== 'bearer') return undefined;
   const authorization = headers.authorization;
@@ -42,6 +46,5 @@ export function credentialProblem(
   // RFC 9110: the auth scheme is case-insensitive
   const token = /^bearer +(\S+)$/i.exec(authorization)?.[1];
   if (!token) return 'malformed';
-  if (typeof scheme.bearerFormat !== 'string') return undefined;
-  return bearerFormatPattern(scheme.bearerFormat).test(token) ? undefined : 'malformed';
+  return ofForm(token) ? undefined : 'malformed';
 }

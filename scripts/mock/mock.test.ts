@@ -8,7 +8,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { bearerFormatExample, ContractDocument, type Json, maxBodyBytes } from '../../lib/contract.ts';
+import {
+  bearerFormatExample,
+  ContractDocument,
+  credentialFormat,
+  type Json,
+  maxBodyBytes,
+} from '../../lib/contract.ts';
 import { FIXTURE_SPEC, ROOT, specsUnderTest, writeTempSpec } from '../test-helpers/run.ts';
 import { type MockServer, startMock } from './mock.ts';
 
@@ -382,6 +388,24 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     const res = await fetch(url, { method: 'POST', headers: headers('Bearer hello'), body: JSON.stringify(body) });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(answeredSince(unauthorized(), since));
+  });
+
+  it("an external checkout key not of the contract's x-key-format → the documented 401; one of that form is read", async () => {
+    const operation = contract.listOperations().find((o) => o.operationId === 'getPaymentLinkById');
+    if (!operation) throw new Error('openapi.yaml has no getPaymentLinkById');
+    const url = `${mock.url}${operation.path.replace('{paymentLinkId}', storeId)}`;
+    const format = credentialFormat(contract.securityScheme('CheckoutApiKey'));
+    const since = Date.now();
+    const statusWith = async (key: string) => {
+      const res = await fetch(url, { headers: { 'x-api-key': key } });
+      return { status: res.status, body: await res.json() };
+    };
+    const responses = operation.raw.responses as Record<string, Json>;
+    expect(await statusWith('sf_checkout_short')).toEqual({
+      status: 401,
+      body: answeredSince(contract.firstExample(responses['401']), since),
+    });
+    expect((await statusWith(bearerFormatExample(String(format)))).status).toBe(200);
   });
 
   it('a key of the format with the scheme in lower case is accepted (RFC 9110)', async () => {

@@ -3,12 +3,12 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './config.ts';
-import { allScopes } from './contract.ts';
+import { allScopes, apiKeyForm } from './contract.ts';
 import { DEMO_API_KEY_FILE, dataDirError, ensureDataDir } from './data-dir.ts';
 import type { Engine } from './db/database.ts';
 import { now } from './domain/clock.ts';
 import { newId } from './domain/new-id.ts';
-import { API_KEY_PREFIX, hashSecret, newSecret } from './domain/secrets.ts';
+import { hashSecret, newKey } from './domain/secrets.ts';
 import type { Repositories } from './resources/index.ts';
 
 /** Where the generated admin token is kept, in DATA_DIR, readable by its owner only. */
@@ -71,7 +71,7 @@ export async function createDemoStoreIfEmpty(
   dataDir: string,
 ): Promise<DemoCredentials | undefined> {
   if ((await repositories.stores.count()) > 0) return undefined;
-  const apiKey = newSecret(API_KEY_PREFIX);
+  const apiKey = newKey(apiKeyForm);
   const apiKeyFile = path.join(dataDir, DEMO_API_KEY_FILE);
   try {
     writeFileSync(apiKeyFile, `${apiKey}\n`, { mode: 0o600 });

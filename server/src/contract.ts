@@ -7,6 +7,7 @@ import {
   CONTRACT_PATH,
   type ContractDocument,
   type Operation as ContractOperation,
+  credentialFormat,
   isObject,
   type Json,
   type JsonObject,
@@ -184,12 +185,29 @@ export function ruleBound(id: string, path: readonly string[]): number {
   return bound;
 }
 
-const apiKeyFormat = served.securityScheme('ApiKeyAuth')?.bearerFormat;
-if (typeof apiKeyFormat !== 'string') throw new Error('the contract states no bearerFormat for ApiKeyAuth');
-/** The form of an API key: the contract's `ApiKeyAuth` › `bearerFormat` (`sf_live_<43 base64url characters>`). */
-export const apiKeyPattern: RegExp = bearerFormatPattern(apiKeyFormat);
-/** The literal text an API key starts with, from the same `bearerFormat`. */
-export const apiKeyPrefix: string = apiKeyFormat.split('<')[0] ?? '';
+/**
+ * The form of a scheme's keys: as the contract writes it (`sf_live_<43 base64url characters>`), as a pattern, and
+ * the header that carries them (`authorization` for a bearer scheme).
+ */
+export interface KeyForm {
+  format: string;
+  pattern: RegExp;
+  header: string;
+}
+
+/** The form of a scheme's keys (`bearerFormat`, `x-key-format`); none stops start-up. */
+function keyForm(name: SecuritySchemeName): KeyForm {
+  const scheme = served.securityScheme(name);
+  const format = credentialFormat(scheme);
+  if (format === undefined) throw new Error(`the contract states no key format for ${name}`);
+  const header = scheme?.type === 'apiKey' ? String(scheme.name).toLowerCase() : 'authorization';
+  return { format, pattern: bearerFormatPattern(format), header };
+}
+
+/** An API key's form: the contract's `ApiKeyAuth` › `bearerFormat` (`sf_live_<43 base64url characters>`). */
+export const apiKeyForm = keyForm('ApiKeyAuth');
+/** An external checkout key's form: `CheckoutApiKey` › `x-key-format` (`sf_checkout_<43 base64url characters>`). */
+export const checkoutKeyForm = keyForm('CheckoutApiKey');
 
 /** The largest request body, in bytes: the contract's `info` › `x-max-body-bytes` (beyond it 413). */
 export const maxBodyBytes: number = maxBodyBytesOf(served);

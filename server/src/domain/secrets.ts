@@ -1,15 +1,23 @@
 import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { apiKeyPrefix } from '../contract.ts';
+import type { KeyForm } from '../contract.ts';
 
-/** An API key starts as the contract's `ApiKeyAuth` › `bearerFormat` says. */
-export const API_KEY_PREFIX = apiKeyPrefix;
-export const CHECKOUT_KEY_PREFIX = 'sf_checkout_';
 /** Standard Webhooks: a webhook secret is `whsec_` and the base64 of its key bytes. */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
-/** A new secret: the prefix and 256 random bits in base64url (43 characters). */
-export function newSecret(prefix: string): string {
-  return prefix + randomBytes(32).toString('base64url');
+/** Random base64url text of `count` characters (43: 256 bits and a little more). */
+const randomText = (count: number) =>
+  randomBytes(Math.ceil((count * 3) / 4))
+    .toString('base64url')
+    .slice(0, count);
+
+/**
+ * A new key of the form the contract gives its scheme (`apiKeyForm`, `checkoutKeyForm`): each `<N base64url
+ * characters>` of the format filled with random characters. A format this cannot fill stops the mint.
+ */
+export function newKey({ format, pattern }: KeyForm): string {
+  const key = format.replace(/<(\d+) base64url[^>]*>/g, (_placeholder, count: string) => randomText(Number(count)));
+  if (!pattern.test(key)) throw new Error(`cannot mint a key of the form ${format}`);
+  return key;
 }
 
 /** A new webhook secret in the Standard Webhooks form: `whsec_` and the base64 of 256 random bits. */

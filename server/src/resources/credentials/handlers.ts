@@ -1,7 +1,7 @@
-import { allScopes } from '../../contract.ts';
+import { allScopes, apiKeyForm, checkoutKeyForm } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
-import { API_KEY_PREFIX, CHECKOUT_KEY_PREFIX, hashSecret, newSecret } from '../../domain/secrets.ts';
+import { hashSecret, newKey } from '../../domain/secrets.ts';
 import { detail, found, referenceNotFound } from '../../errors.ts';
 import { deleted, type Handlers, ok } from '../operation.ts';
 
@@ -16,7 +16,7 @@ export const credentialHandlers = {
       .filter(({ id }) => !stores.has(id))
       .map(({ id, index }) => detail('body', `storeIds.${index}`, `loja não encontrada: ${id}`));
     if (missing.length > 0) throw referenceNotFound(missing);
-    const key = newSecret(API_KEY_PREFIX);
+    const key = newKey(apiKeyForm);
     const apiKey = {
       id: newId(),
       name: body.name ?? null,
@@ -36,7 +36,7 @@ export const credentialHandlers = {
 
   async createCheckoutKey({ path }, { repositories }) {
     const store = found(await repositories.stores.find(path.storeId));
-    const key = newSecret(CHECKOUT_KEY_PREFIX);
+    const key = newKey(checkoutKeyForm);
     const checkoutKey = { id: newId(), storeId: store.id, createdAt: now() };
     await repositories.credentials.createCheckoutKey({ ...checkoutKey, keyHash: hashSecret(key) });
     return { status: 201, body: ok({ checkoutKey: { ...checkoutKey, key } }) };
