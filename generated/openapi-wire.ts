@@ -2422,7 +2422,7 @@ export interface components {
             url: string;
             events: components["schemas"]["WebhookEventName"][];
             active: boolean;
-            /** @description Delivery attempts after the first failure (inferred unit). */
+            /** @description Delivery attempts after the first failure (inferred unit). They wait on the server's retry schedule (inferred): `x-retry-schedule` is the default, the seconds to wait after attempt 1, 2, …; past its end its last step repeats. A server may run with another schedule. */
             retryAttempts: number;
             /** @description Milliseconds to wait for the receiver (inferred unit). */
             timeout: number;
