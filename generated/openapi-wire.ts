@@ -4175,7 +4175,8 @@ export interface components {
          *     different body answers 422 `IDEMPOTENCY_KEY_MISMATCH`; a key whose first request is still running
          *     answers 409 `IDEMPOTENCY_KEY_IN_USE` at once, without waiting for it (both inferred; an implementation
          *     that runs one write at a time, as the reference server's embedded store does, answers it after the first
-         *     has finished, with its replay). A request that failed validation is not remembered.
+         *     has finished, with its replay). A request that failed validation is not remembered. `x-replay-window`
+         *     gives the 24 hours in seconds, for tools.
          * @example 7e0d9a4c-create-camiseta
          */
         IdempotencyKey: string;
@@ -4465,7 +4466,8 @@ export interface operations {
                  *     different body answers 422 `IDEMPOTENCY_KEY_MISMATCH`; a key whose first request is still running
                  *     answers 409 `IDEMPOTENCY_KEY_IN_USE` at once, without waiting for it (both inferred; an implementation
                  *     that runs one write at a time, as the reference server's embedded store does, answers it after the first
-                 *     has finished, with its replay). A request that failed validation is not remembered.
+                 *     has finished, with its replay). A request that failed validation is not remembered. `x-replay-window`
+                 *     gives the 24 hours in seconds, for tools.
                  * @example 7e0d9a4c-create-camiseta
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -1,8 +1,14 @@
 import { hash } from 'node:crypto';
+import { contractCount, contractText } from '../contract.ts';
 import { ApiError } from '../errors.ts';
 import { type IdempotencyRepository, isKeyUnclaimed } from './idempotency-store.ts';
 
-export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** How long a key's reply is replayed: the contract's `IdempotencyKey` › `x-replay-window` (24 hours, in seconds). */
+export const REPLAY_WINDOW_MS = contractCount('#/components/parameters/IdempotencyKey/x-replay-window') * 1000;
+/** The `Idempotent-Replayed` header a replay carries, with the one value the contract's header allows. */
+const REPLAYED = {
+  'Idempotent-Replayed': contractText('#/components/headers/IdempotentReplayed/schema/enum/0'),
+};
 
 export interface StoredReply {
   status: number;
@@ -79,7 +85,7 @@ export async function runIdempotently(
     return {
       status: existing.status ?? 200,
       body: JSON.parse(existing.body ?? 'null'),
-      headers: { 'Idempotent-Replayed': 'true' },
+      headers: REPLAYED,
     };
   }
   return remembered(repository, { storeId, key }, await execute());
