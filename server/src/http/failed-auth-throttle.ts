@@ -1,5 +1,7 @@
-/** Failures count for this long (see the contract's Authentication section). */
-export const FAILED_AUTH_WINDOW_SECONDS = 60;
+import { contractCount } from '../contract.ts';
+
+/** Failures count for this long: the contract's `info` › `x-failed-auth-window` (see its Authentication section). */
+export const FAILED_AUTH_WINDOW_SECONDS = contractCount('#/info/x-failed-auth-window');
 
 export interface FailedAuthThrottle {
   /** Whole seconds until `address` may try again, or undefined while it is under the limit. */
