@@ -107,6 +107,8 @@ export function operationOf(operationId: OperationId): Operation {
 
 /** An entry of a table of texts (`x-labels`, `x-messages`). */
 export const isText = (entry: unknown): entry is string => typeof entry === 'string';
+/** A finite number the contract states (a bound, an amount). */
+export const isNumber = (entry: unknown): entry is number => typeof entry === 'number' && Number.isFinite(entry);
 
 /**
  * A table the contract states on an enum schema as a vendor extension (`x-labels`, `x-manual-transitions`): one

@@ -1,5 +1,5 @@
 import type { components } from '../../../../generated/openapi.ts';
-import { contractCount, contractText } from '../../contract.ts';
+import { contractCount, contractText, contractValue, isNumber } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { discountCents, fromCents, toCents } from '../../domain/pricing.ts';
@@ -16,6 +16,8 @@ type LinkItem = PaymentLink['items'][number];
 const LINK = '#/components/schemas/PaymentLink/properties';
 /** The hosted payment page of a link: the contract's `PaymentLink` › `url` › `x-url-template`. */
 const PAYMENT_PAGE = contractText(`${LINK}/url/x-url-template`);
+/** The largest amount of money, a link's subtotal included: the contract's `Money` › `maximum`. */
+const MONEY_MAX = contractValue('#/components/schemas/Money/maximum', isNumber, 'amount');
 /** The longest name of a link's line (the contract's `maxLength`, in code points). */
 const ITEM_NAME_LENGTH = contractCount(`${LINK}/items/items/properties/name/maxLength`);
 
@@ -91,8 +93,8 @@ export const checkoutHandlers = {
     const customer = body.customer ?? null;
     const items = await priceItems(deps, storeId, body.cart.items);
     const subtotalCents = items.reduce((sum, item) => sum + toCents(item.price) * item.quantity, 0);
-    if (fromCents(subtotalCents) > 999_999.99) {
-      throw ruleError(ruleViolation('payment-link-subtotal-cap', 'cart.items', 'o subtotal excede 999999.99'));
+    if (subtotalCents > toCents(MONEY_MAX)) {
+      throw ruleError(ruleViolation('payment-link-subtotal-cap', 'cart.items', `o subtotal excede ${MONEY_MAX}`));
     }
 
     const at = now();

@@ -177,6 +177,25 @@ describeEngines('external checkout (payment links)', () => {
     expect(error).toEqual(asContractExample('CouponNotApplicable'));
   });
 
+  test('createPaymentLink answers a subtotal over the largest amount exactly as the contract example RulePaymentLinkSubtotalCap', async ({
+    shop,
+    api,
+  }) => {
+    // 999999.99 itself is a link; one cent more is not.
+    const product = async (price: number) =>
+      (await api.POST('/api/v1/products', { body: malformed({ type: 'DIGITAL', name: `Lote ${price}`, price }) })).data
+        ?.data.product.id ?? UNKNOWN;
+    const link = (productId: string, quantity: number) =>
+      shop.checkout.POST('/checkout/payment-links', { body: linkOf({ cart: { items: [{ productId, quantity }] } }) });
+    const atCap = await link(await product(333333.33), 3);
+    expect(atCap.data?.data.paymentLink.subtotal).toBe(999999.99);
+    const over = await link(await product(500000), 2);
+    expect({ status: over.response.status, error: over.error }).toEqual({
+      status: 400,
+      error: asContractExample('RulePaymentLinkSubtotalCap'),
+    });
+  });
+
   test("a variant's line is named `<product> - <variant>`, cut to the contract's maxLength in code points", async ({
     shop,
     api,
