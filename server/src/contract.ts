@@ -159,21 +159,20 @@ export const contractText = (pointer: string): string => contractValue(pointer, 
 export const contractCount = (pointer: string): number =>
   contractValue(pointer, (value): value is number => Number.isSafeInteger(value), 'whole number');
 
-/** The first schema under components/schemas that carries `x-rule: id`, depth first. */
-function schemaOfRule(node: Json | undefined, id: string): JsonObject | undefined {
-  if (Array.isArray(node)) {
-    for (const item of node) {
-      const found = schemaOfRule(item, id);
-      if (found) return found;
-    }
-  }
-  if (!isObject(node)) return undefined;
-  if (node['x-rule'] === id) return node;
-  for (const value of Object.values(node)) {
-    const found = schemaOfRule(value, id);
-    if (found) return found;
-  }
-  return undefined;
+/** Every schema under `node` that carries `x-rule: id`, depth first (a rule may take one branch per case). */
+function schemasOfRule(node: Json | undefined, id: string, found: JsonObject[] = []): JsonObject[] {
+  if (Array.isArray(node)) for (const item of node) schemasOfRule(item, id, found);
+  if (!isObject(node)) return found;
+  if (node['x-rule'] === id) found.push(node);
+  for (const value of Object.values(node)) schemasOfRule(value, id, found);
+  return found;
+}
+
+/** The schemas of a rule (`x-rule: id`) under components/schemas, in the file's order; none stops start-up. */
+export function ruleSchemas(id: string): JsonObject[] {
+  const schemas = schemasOfRule(served.pointer('#/components/schemas'), id);
+  if (schemas.length === 0) throw new Error(`the contract has no schema of the rule ${id}`);
+  return schemas;
 }
 
 /**
@@ -181,8 +180,7 @@ function schemaOfRule(node: Json | undefined, id: string): JsonObject | undefine
  * `ruleBound('template-sms-length', ['then', 'properties', 'message', 'maxLength'])`. No such number stops start-up.
  */
 export function ruleBound(id: string, path: readonly string[]): number {
-  const rule = schemaOfRule(served.pointer('#/components/schemas'), id);
-  const bound = path.reduce<Json | undefined>((at, key) => (isObject(at) ? at[key] : undefined), rule);
+  const bound = path.reduce<Json | undefined>((at, key) => (isObject(at) ? at[key] : undefined), ruleSchemas(id)[0]);
   if (typeof bound !== 'number') throw new Error(`the contract's rule ${id} states no number at ${path.join('.')}`);
   return bound;
 }

@@ -1,11 +1,32 @@
-// The document rule of a customer (CPF 11 digits, CNPJ 14), checked again on an update's result.
-const DOCUMENT_DIGITS: Record<string, number> = { CPF: 11, CNPJ: 14 };
+// The document rule of a customer (CPF 11 digits, CNPJ 14), checked again on an update's result: the contract's
+// `customer-document-digits` rule, one branch per document type.
+import { isObject } from '../../../lib/contract.ts';
+import { ruleSchemas } from '../contract.ts';
+
+/** The value at `path` inside a schema node, if there is one. */
+function pathIn(node: unknown, path: readonly string[]): unknown {
+  return path.reduce<unknown>((at, key) => (isObject(at) ? at[key] : undefined), node);
+}
+
+/** Each document type's pattern, from the rule's branches (`if` the type, `then` the number's pattern). */
+const DOCUMENT_PATTERNS = new Map<string, string>();
+for (const branch of ruleSchemas('customer-document-digits')) {
+  const type = pathIn(branch, ['if', 'properties', 'documentType', 'const']);
+  const pattern = pathIn(branch, ['then', 'properties', 'documentNumber', 'pattern']);
+  if (typeof type !== 'string' || typeof pattern !== 'string') {
+    throw new Error("the contract's rule customer-document-digits has a branch without a document type and pattern");
+  }
+  if ((DOCUMENT_PATTERNS.get(type) ?? pattern) !== pattern) {
+    throw new Error(`the contract's rule customer-document-digits gives ${type} two patterns`);
+  }
+  DOCUMENT_PATTERNS.set(type, pattern);
+}
 
 /** Why a document number does not fit its type (CPF 11 digits, CNPJ 14), or undefined when it does. */
 export function documentProblem(documentType: string, documentNumber: string): string | undefined {
-  const digits = DOCUMENT_DIGITS[documentType];
-  if (digits === undefined) return 'deve ser CPF ou CNPJ';
-  return new RegExp(`^[0-9]{${digits}}$`).test(documentNumber)
-    ? undefined
-    : `um ${documentType} tem ${digits} dígitos, sem pontuação`;
+  const pattern = DOCUMENT_PATTERNS.get(documentType);
+  if (pattern === undefined) return `deve ser ${[...DOCUMENT_PATTERNS.keys()].join(' ou ')}`;
+  if (new RegExp(pattern, 'u').test(documentNumber)) return undefined;
+  const digits = /\{(\d+)\}/.exec(pattern)?.[1];
+  return `um ${documentType} tem ${digits} dígitos, sem pontuação`;
 }
