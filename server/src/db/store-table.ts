@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { components } from '../../../generated/openapi.ts';
+import { contractCount } from '../contract.ts';
 import { DuplicateRecord } from '../domain/duplicate-record.ts';
 import type { Database } from '../resources/index.ts';
 import { type ColumnCodec, flag } from './column-codecs.ts';
@@ -72,10 +73,14 @@ export type StoredOf<T extends StoreTableName, C extends Codec<T>, Keep extends 
     : Row<T>[Column];
 };
 
+/** The contract's `page` and `limit` defaults (the validator fills them; a direct call may leave them out). */
+const FIRST_PAGE = contractCount('#/components/parameters/Page/schema/default');
+const PAGE_SIZE = contractCount('#/components/parameters/Limit/schema/default');
+
 /** The documented pagination object, and the row offset of the page. */
-export function pageOf(request: PageRequest, total: number, defaultLimit = 20): Pagination & { offset: number } {
-  const page = request.page ?? 1;
-  const limit = request.limit ?? defaultLimit;
+export function pageOf(request: PageRequest, total: number): Pagination & { offset: number } {
+  const page = request.page ?? FIRST_PAGE;
+  const limit = request.limit ?? PAGE_SIZE;
   // Any page past the end reads from `total` (an empty list), so a huge `page` never reaches SQL as an offset.
   const offset = Math.min((page - 1) * limit, total);
   return { page, limit, total, totalPages: Math.ceil(total / limit), offset };
