@@ -239,12 +239,13 @@ export function requestIdRule(contract: ContractDocument): ((id: string) => bool
 
 /**
  * The largest request body the contract accepts, in bytes (`info` › `x-max-body-bytes`): a longer one is answered 413
- * `PAYLOAD_TOO_LARGE`, by the server and by the mock alike.
+ * `PAYLOAD_TOO_LARGE`, by the server and by the mock alike. Undefined when the contract states none.
  */
-export function maxBodyBytes(contract: ContractDocument): number {
+export function maxBodyBytes(contract: ContractDocument): number | undefined {
   const bytes = isObject(contract.doc.info) ? contract.doc.info['x-max-body-bytes'] : undefined;
+  if (bytes === undefined) return undefined;
   if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 1) {
-    throw new Error('the contract states no info x-max-body-bytes (a whole number of bytes)');
+    throw new Error("the contract's info x-max-body-bytes is not a whole number of bytes");
   }
   return bytes;
 }

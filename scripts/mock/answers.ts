@@ -3,7 +3,14 @@
 // RouteNotFound), read from the spec at start-up, and what replaces Prism's reply when Prism made up an error of
 // its own or kept the example's `details`.
 import type http from 'node:http';
-import { type ContractDocument, isObject, type Json, type JsonObject, type Operation } from '../../lib/contract.ts';
+import {
+  type ContractDocument,
+  isObject,
+  type Json,
+  type JsonObject,
+  maxBodyBytes,
+  type Operation,
+} from '../../lib/contract.ts';
 import { type Detail, inServerOrder, parseViolations, requestViolations, violationDetails } from './violations.ts';
 
 /** A contract response the proxy can answer with. */
@@ -21,7 +28,9 @@ export interface ContractErrors {
   notFound: ContractAnswer;
   routeNotFound: ContractAnswer;
   methodNotAllowed: ContractAnswer;
-  payloadTooLarge: ContractAnswer;
+  /** Absent when the spec gives no such answer (then the proxy leaves that check to Prism, or makes none). */
+  payloadTooLarge: ContractAnswer | undefined;
+  unsupportedMediaType: ContractAnswer | undefined;
 }
 
 export interface PrismReply {
@@ -68,7 +77,10 @@ export function loadContractErrors(contract: ContractDocument): ContractErrors {
     // An unknown path: the NotFound response's `RouteNotFound` example where the contract has one.
     routeNotFound: sharedAnswer(contract, 'NotFound', 'RouteNotFound'),
     methodNotAllowed: unlistedAnswer(contract, 405),
-    payloadTooLarge: unlistedAnswer(contract, 413),
+    // A spec that limits bodies must say how the limit answers.
+    payloadTooLarge:
+      maxBodyBytes(contract) === undefined ? unlistedAnswerIfAny(contract, 413) : unlistedAnswer(contract, 413),
+    unsupportedMediaType: unlistedAnswerIfAny(contract, 415),
   };
 }
 
@@ -77,14 +89,20 @@ export function loadContractErrors(contract: ContractDocument): ContractErrors {
  * (`x-unlisted-answers` of the ErrorResponse schema).
  */
 function unlistedAnswer(contract: ContractDocument, status: number): ContractAnswer {
+  const answer = unlistedAnswerIfAny(contract, status);
+  if (answer === undefined) {
+    throw new Error(`The mock needs #/components/schemas/ErrorResponse/x-unlisted-answers with meta.status ${status}.`);
+  }
+  return answer;
+}
+
+/** `unlistedAnswer`, or undefined when the spec has none for `status`. */
+function unlistedAnswerIfAny(contract: ContractDocument, status: number): ContractAnswer | undefined {
   const schemas = isObject(contract.doc.components) ? contract.doc.components.schemas : undefined;
   const schema = isObject(schemas) ? schemas.ErrorResponse : undefined;
   const answers = isObject(schema) && Array.isArray(schema['x-unlisted-answers']) ? schema['x-unlisted-answers'] : [];
   const body = answers.find((answer) => statusOf(answer) === status);
-  if (body === undefined) {
-    throw new Error(`The mock needs #/components/schemas/ErrorResponse/x-unlisted-answers with meta.status ${status}.`);
-  }
-  return { status, body };
+  return body === undefined ? undefined : { status, body };
 }
 
 /**

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
@@ -58,10 +59,11 @@ function authHeaders(doc: Doc, op: Doc): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of Object.keys(requirement)) {
     const scheme = doc.components.securitySchemes[name];
-    const token = scheme.bearerFormat ? bearerFormatExample(scheme.bearerFormat) : 'mock-test-key';
+    const format = credentialFormat(scheme);
+    const token = format ? bearerFormatExample(format) : 'mock-test-key';
     if (scheme.type === 'http' && scheme.scheme === 'bearer') headers.authorization = `Bearer ${token}`;
     else if (scheme.type === 'http' && scheme.scheme === 'basic') headers.authorization = 'Basic dTpw';
-    else if (scheme.type === 'apiKey' && scheme.in === 'header') headers[scheme.name.toLowerCase()] = 'mock-test-key';
+    else if (scheme.type === 'apiKey' && scheme.in === 'header') headers[scheme.name.toLowerCase()] = token;
   }
   return headers;
 }
@@ -351,7 +353,7 @@ describe('mock against openapi.yaml: what a partner notices', () => {
 
   it("a body over the contract's x-max-body-bytes → its 413 once the credentials pass; at the limit it is read", async () => {
     const { url, body } = createProduct();
-    const limit = maxBodyBytes(contract);
+    const limit = maxBodyBytes(contract) ?? Number.NaN;
     // The example with its description grown until the JSON is `length` bytes long.
     const ofLength = (length: number) => {
       const json = JSON.stringify({ ...body, description: '' });
@@ -380,6 +382,29 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     const json: Doc = await atLimit.json();
     expect({ status: atLimit.status, code: json.error.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
     expect(json.error.details.map((d: Doc) => `${d.location} ${d.path}`)).toContain('body description');
+  });
+
+  it.each([
+    ['in UTF-16 (charset=utf-16)', { 'content-type': 'application/json; charset=utf-16' }, 'utf-16'],
+    ['gzipped (Content-Encoding: gzip)', { 'content-encoding': 'gzip' }, 'gzip'],
+  ] as const)("a JSON body %s → the contract's 415, as the server answers it", async (_name, extra, encoding) => {
+    const { url, body } = createProduct();
+    const json = JSON.stringify(body);
+    const bytes = encoding === 'gzip' ? gzipSync(json) : Buffer.from(json, 'utf16le');
+    const since = Date.now();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: headers(`Bearer ${key}`, extra),
+      body: new Uint8Array(bytes),
+    });
+    const answers = (contract.pointer('#/components/schemas/ErrorResponse/x-unlisted-answers') ?? []) as Doc[];
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 415,
+      body: answeredSince(
+        answers.find((answer) => answer.meta.status === 415),
+        since,
+      ),
+    });
   });
 
   it('`Bearer hello` (not of the key format) → the documented 401', async () => {

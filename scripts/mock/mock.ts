@@ -5,7 +5,8 @@
 // contract's 405 with the server's `Allow` (a HEAD is asked as the path's GET and sent without the body);
 // credentials missing or not of the form of the operation's security scheme (its `bearerFormat`) → the
 // operation's documented 401; an `X-Store-Id` missing or not a uuid → the contract's 400 naming it, alone; a JSON
-// body over the contract's `x-max-body-bytes` → its 413 (read to the end, kept no further); a JSON
+// JSON body in another charset than UTF-8 or under a Content-Encoding → the contract's 415; a body over the
+// contract's `x-max-body-bytes` → its 413 (read to the end, kept no further); a JSON
 // body that does not parse or is not UTF-8 → the contract's 400 naming the body, with the headers the operation's
 // 400 requires; so is text no store can keep, or a query integer not in decimal digits, alone. The rest of what
 // the contract refuses and Prism accepts (narrower-rules.ts) is asked of Prism as the operation's 400, the proxy's
@@ -27,6 +28,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { charsetOf } from '../../lib/content-type.ts';
 import { ContractDocument, isObject, maxBodyBytes, type Operation, requestIdRule } from '../../lib/contract.ts';
 import { BODY_NOT_UTF8 } from '../../lib/storable-text.ts';
 import { malformedJsonReason } from '../../lib/validation-reasons.ts';
@@ -111,6 +113,19 @@ function restamped(reply: PrismReply): ContractAnswer | undefined {
 const isJson = (contentType: string | undefined) => /^application\/([\w.-]+\+)?json\b/i.test(contentType ?? '');
 
 /**
+ * Whether a request's JSON body is sent otherwise than as UTF-8 JSON as it is (the contract's "Text and nesting"):
+ * labelled with another charset, or under a Content-Encoding. The server answers it 415 before it reads the body.
+ */
+function notSentAsIs(req: http.IncomingMessage): boolean {
+  const contentType = req.headers['content-type'];
+  const hasBody = req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
+  if (!hasBody || !/^application\/json\b/i.test(contentType ?? '')) return false;
+  const charset = charsetOf(contentType ?? '');
+  const encoding = req.headers['content-encoding']?.trim().toLowerCase();
+  return (charset !== undefined && charset !== 'utf-8') || (encoding !== undefined && encoding !== 'identity');
+}
+
+/**
  * A request's JSON body, read once: its value (undefined when it has none), the detail refusing it, or too large to
  * keep (over the contract's `x-max-body-bytes`).
  */
@@ -152,7 +167,7 @@ interface Upstream {
   allowOf: AllowOf;
   /** What the contract refuses and Prism accepts (narrower-rules.ts). */
   narrowerRules: NarrowerRules;
-  /** The contract's `x-max-body-bytes`: a longer body is answered 413 once the credentials pass. */
+  /** The contract's `x-max-body-bytes`: a longer body is answered 413 once the credentials pass (none: no limit). */
   maxBodyBytes: number;
   /** Whether a client's X-Request-Id is echoed (undefined: the contract has no rule, never). */
   isRequestId: ((id: string) => boolean) | undefined;
@@ -184,7 +199,9 @@ function answerFirst(
   }
   const storeId = operation && storeIdProblem(up.contract, operation, req.headers);
   if (storeId) return withDetails(up.errors.badRequest, [storeId]);
-  if (operation && 'tooLarge' in json) return up.errors.payloadTooLarge;
+  const { unsupportedMediaType, payloadTooLarge } = up.errors;
+  if (operation && unsupportedMediaType && notSentAsIs(req)) return unsupportedMediaType;
+  if (operation && payloadTooLarge && 'tooLarge' in json) return payloadTooLarge;
   return 'refused' in json ? withDetails(up.errors.badRequest, [json.refused]) : undefined;
 }
 
@@ -291,7 +308,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     findOperation,
     allowOf: allowOf(contract, findOperation),
     narrowerRules: narrowerRules(contract),
-    maxBodyBytes: maxBodyBytes(contract),
+    maxBodyBytes: maxBodyBytes(contract) ?? Number.POSITIVE_INFINITY,
     isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };

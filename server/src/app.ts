@@ -21,7 +21,7 @@ import { ReplyCache } from './http/reply-cache.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireDeclaredBody } from './http/required-body.ts';
 import { contractRoutes } from './http/routes.ts';
-import { noteBodyNotUtf8, requireStorableInput } from './http/storable-input.ts';
+import { noteBodyNotUtf8, requireStorableInput, requireUtf8Charset } from './http/storable-input.ts';
 import { trimValidatorStartUp } from './http/validator-start-up.ts';
 import { API_KEY_REVOKED_CHANNEL, revokesHeard } from './resources/credentials/key-revocations.ts';
 import { handlers as allHandlers } from './resources/index.ts';
@@ -46,6 +46,8 @@ export interface AppOptions {
 const parseJsonBody = express.json({
   limit: maxBodyBytes,
   strict: false,
+  // A body is sent as it is (the contract's "Text and nesting"): any Content-Encoding is 415.
+  inflate: false,
   verify: (req, res, bytes, charset) => {
     noteEmptyBody(req, bytes);
     noteBodyNotUtf8(req, res, bytes, charset);
@@ -101,6 +103,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
       failedAuth: failedAuthThrottle(config.authFailureLimit),
     }),
     continueOnceAuthenticated,
+    requireUtf8Charset,
     parseJsonBody,
     emptyBodyIsNone,
     requireStorableInput,

@@ -210,7 +210,11 @@ export const apiKeyForm = keyForm('ApiKeyAuth');
 export const checkoutKeyForm = keyForm('CheckoutApiKey');
 
 /** The largest request body, in bytes: the contract's `info` › `x-max-body-bytes` (beyond it 413). */
-export const maxBodyBytes: number = maxBodyBytesOf(served);
+export const maxBodyBytes: number =
+  maxBodyBytesOf(served) ??
+  (() => {
+    throw new Error('the contract states no info x-max-body-bytes');
+  })();
 
 const requestIdAllowed = requestIdRule(served);
 if (!requestIdAllowed) throw new Error('the contract states no pattern for the RequestId header');

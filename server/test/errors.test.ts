@@ -1,3 +1,4 @@
+import { deflateSync, gzipSync } from 'node:zlib';
 import { expect } from 'vitest';
 import type { components } from '../../generated/openapi.ts';
 import { maxBodyBytes, readContract } from '../../lib/contract.ts';
@@ -90,7 +91,7 @@ describeEngines('the error path', () => {
       const bytes = Buffer.byteLength(JSON.stringify({ ...product, description: '' }));
       return { ...product, description: 'x'.repeat(length - bytes) };
     };
-    const limit = maxBodyBytes(readContract());
+    const limit = maxBodyBytes(readContract()) ?? Number.NaN;
     expect(Buffer.byteLength(JSON.stringify(ofLength(limit + 1)))).toBe(limit + 1);
     const over = await api.POST('/api/v1/products', { body: ofLength(limit + 1) });
     expect({ status: over.response.status, error: over.error }).toEqual({
@@ -118,6 +119,31 @@ describeEngines('the error path', () => {
     expect(response.status).toBe(415);
     expect(error).toEqual(envelope(415, 'UNSUPPORTED_MEDIA_TYPE'));
   });
+
+  test.for([
+    ['in UTF-16 (charset=utf-16)', { 'content-type': 'application/json; charset=utf-16' }, 'utf-16'],
+    ['gzipped (Content-Encoding: gzip)', { 'content-encoding': 'gzip' }, 'gzip'],
+    ['deflated (Content-Encoding: deflate)', { 'content-encoding': 'deflate' }, 'deflate'],
+  ] as const)(
+    'answers a JSON body %s, well formed, with 415 UNSUPPORTED_MEDIA_TYPE and creates nothing',
+    async ([, headers, encoding], { api, server, tenant }) => {
+      const json = JSON.stringify(product);
+      const bytes = {
+        'utf-16': () => Buffer.from(json, 'utf16le'),
+        gzip: () => gzipSync(json),
+        deflate: () => deflateSync(json),
+      }[encoding]();
+      const response = await rawRequest(server.baseUrl, 'POST', '/api/v1/products', {
+        headers: { 'content-type': 'application/json', ...tenant.headers, ...headers },
+        body: new Uint8Array(bytes),
+      });
+      expect({ status: response.status, body: response.body }).toEqual({
+        status: 415,
+        body: envelope(415, 'UNSUPPORTED_MEDIA_TYPE'),
+      });
+      expect((await api.GET('/api/v1/products')).data?.data.products).toEqual([]);
+    },
+  );
 
   test('answers JSON whatever the Accept header asks for', async ({ api }) => {
     const { response } = await api.GET('/api/v1/products', { headers: { accept: 'text/html' } });

@@ -151,7 +151,7 @@ export async function rawRequest(
   baseUrl: string,
   method: string,
   urlPath: string,
-  init: { headers?: Record<string, string>; body?: string } = {},
+  init: { headers?: Record<string, string>; body?: string | Uint8Array<ArrayBuffer> } = {},
 ): Promise<RawResponse> {
   const response = await fetch(baseUrl + urlPath, {
     method,

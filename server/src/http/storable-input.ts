@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
+import { charsetOf } from '../../../lib/content-type.ts';
 import { BODY_NOT_UTF8, unstorableText } from '../../../lib/storable-text.ts';
 import { detail, validationError } from '../errors.ts';
 import { malformedPathParameter } from './operation-lookup.ts';
@@ -10,6 +11,16 @@ const MALFORMED_ESCAPE = 'codificação percentual inválida (malformed URI)';
 
 /** Requests whose JSON body, declared UTF-8 (or of no charset), was not valid UTF-8. */
 const bodiesNotUtf8 = new WeakSet<IncomingMessage>();
+
+/**
+ * Before the JSON body parser: a JSON body labelled with another charset than UTF-8 is 415, as the parser answers
+ * `latin1` (`charset.unsupported`, before it reads the body); the parser itself would decode `utf-16` and `utf-32`.
+ */
+export const requireUtf8Charset: RequestHandler = (req, _res, next) => {
+  const charset = req.is('application/json') ? charsetOf(req.get('content-type') ?? '') : undefined;
+  if (charset === undefined || charset === 'utf-8') return next();
+  next(Object.assign(new Error(`unsupported charset "${charset.toUpperCase()}"`), { type: 'charset.unsupported' }));
+};
 
 /**
  * The JSON body parser's `verify`: notes a body whose bytes are not valid UTF-8 before the parser decodes it,
