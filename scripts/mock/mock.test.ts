@@ -16,6 +16,7 @@ import {
   type Json,
   maxBodyBytes,
 } from '../../lib/contract.ts';
+import { getInAbsoluteForm } from '../test-helpers/absolute-form.ts';
 import { FIXTURE_SPEC, ROOT, specsUnderTest, writeTempSpec } from '../test-helpers/run.ts';
 import { type MockServer, startMock } from './mock.ts';
 
@@ -405,6 +406,12 @@ describe('mock against openapi.yaml: what a partner notices', () => {
         since,
       ),
     });
+  });
+
+  it('a target in absolute form is answered as the same request in origin form, as the server answers it', async () => {
+    const absolute = await getInAbsoluteForm(`${mock.url}/api/v1/products?limit=1`, headers(`Bearer ${key}`));
+    const origin = await fetch(`${mock.url}/api/v1/products?limit=1`, { headers: headers(`Bearer ${key}`) });
+    expect(absolute).toEqual({ status: 200, body: await origin.json() });
   });
 
   it('`Bearer hello` (not of the key format) → the documented 401', async () => {

@@ -30,6 +30,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { charsetOf } from '../../lib/content-type.ts';
 import { ContractDocument, isObject, maxBodyBytes, type Operation, requestIdRule } from '../../lib/contract.ts';
+import { originForm } from '../../lib/origin-form.ts';
 import { BODY_NOT_UTF8 } from '../../lib/storable-text.ts';
 import { malformedJsonReason } from '../../lib/validation-reasons.ts';
 import {
@@ -259,6 +260,8 @@ function forward(
 
 function handler(up: Upstream): http.RequestListener {
   return (req, res) => {
+    // An absolute-form target is its path and query, for routing and for Prism, as on the server.
+    req.url = originForm(req.url ?? '/');
     // Never a request left unanswered, whatever Prism (or a client sending half a body) does.
     const timer = setTimeout(() => {
       res.shouldKeepAlive = false;

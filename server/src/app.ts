@@ -8,7 +8,7 @@ import { loadContract, maxBodyBytes } from './contract.ts';
 import type { Store } from './db/database.ts';
 import { webhookSender } from './domain/ssrf-guard.ts';
 import { authenticate } from './http/authenticate.ts';
-import { continueOnceAuthenticated, requireHostHeader } from './http/client-errors.ts';
+import { continueOnceAuthenticated, originFormTarget, requireHostHeader } from './http/client-errors.ts';
 import { emptyBodyIsNone, noteEmptyBody } from './http/empty-body.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
@@ -123,6 +123,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   // The contract declares no conditional requests (no ETag, no 304): Express would answer `If-None-Match: *`
   // with 304 and no body.
   Object.defineProperty(app.request, 'fresh', { get: () => false });
+  app.use(originFormTarget);
   app.use(requestLog(logger));
   app.use(requireHostHeader);
   app.use(lowercaseUrlUuids);

@@ -3,6 +3,7 @@ import { type IncomingMessage, type RequestListener, type Server, type ServerRes
 import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { originForm } from '../../../lib/origin-form.ts';
 import { ApiError, detail, errorBody, validationError } from '../errors.ts';
 
 /**
@@ -81,6 +82,18 @@ export function answerClientErrors(server: Server, app: RequestListener, logger:
 export const requireHostHeader: RequestHandler = (req, _res, next) => {
   if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return next();
   next(validationError([detail('header', 'host', 'obrigatório em HTTP/1.1')]));
+};
+
+/**
+ * A request whose target is in absolute form (`GET http://host/api/v1/products HTTP/1.1`, as a client configured
+ * with a proxy sends it) is routed by its path and query: RFC 9112 › 3.2.2 has a server accept that form. Routing,
+ * the validator and the log read `req.url` in origin form (lib/origin-form.ts).
+ */
+export const originFormTarget: RequestHandler = (req, _res, next) => {
+  req.url = originForm(req.url);
+  // Express copied the target before any middleware ran; the validator routes by this copy.
+  req.originalUrl = originForm(req.originalUrl);
+  next();
 };
 
 /**

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { describeEngines, type ErrorBody, test } from '../../test/fixture.ts';
+import { getInAbsoluteForm } from '../../../scripts/test-helpers/absolute-form.ts';
+import { describeEngines, type ErrorBody, malformed, test } from '../../test/fixture.ts';
 import { rawRequest } from '../../test/harness.ts';
 
 /** A request the typed client would not send as it is (it encodes path parameters). */
@@ -39,6 +40,19 @@ describeEngines('operation look-up', () => {
       );
     },
   );
+
+  test('a target in absolute form is routed by its path and query, as the same request in origin form', async ({
+    api,
+    server,
+    tenant,
+  }) => {
+    await api.POST('/api/v1/products', { body: malformed({ name: 'Caneca', type: 'DIGITAL', price: 10 }) });
+    const target = `${server.baseUrl}/api/v1/products?limit=1`;
+    const absolute = await getInAbsoluteForm(target, tenant.headers);
+    const origin = await raw(server.baseUrl, 'GET', '/api/v1/products?limit=1', tenant.headers);
+    expect(absolute).toEqual({ status: 200, body: origin.body });
+    expect(absolute.body).toMatchObject({ data: { pagination: { limit: 1, total: 1 } } });
+  });
 
   test('a HEAD is answered as its path’s GET without a body: getProductById and listProducts, 200 and 404', async ({
     server,
