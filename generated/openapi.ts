@@ -1320,7 +1320,10 @@ export interface paths {
         put?: never;
         /**
          * Issue an API key
-         * @description **Inferred** — keys are created in the panel (section 5). The secret is in the response only this once and is stored as a hash; `scopes` default to every scope of this contract.
+         * @description **Inferred** — keys are created in the panel (section 5). The secret is in the response only this once and
+         *     is stored as a hash; `scopes` default to every scope of this contract. An `expiresAt` that is not after the
+         *     time of the request would make a key no request can use: it is a 400 `VALIDATION_ERROR` naming it (rule
+         *     `api-key-expires-in-future`), and no key is made.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -2673,7 +2676,10 @@ export interface components {
         ApiKeyCreate: {
             storeIds: components["schemas"]["Uuid"][];
             scopes?: components["schemas"]["ScopeName"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the key stops working; after the time of the request (rule `api-key-expires-in-future`). Null or absent for a key that does not expire.
+             */
             expiresAt?: string | null;
             name?: string;
         };
@@ -8201,7 +8207,16 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description **Documented** (section 7) — invalid body; **Inferred** — or the rule in the operation description (example `RuleApiKeyExpiresInFuture`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["UnprocessableReference"];
             429: components["responses"]["RateLimited"];

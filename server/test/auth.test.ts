@@ -2,6 +2,7 @@ import createClient from 'openapi-fetch';
 import { expect } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
 import { envelopeOf, UNKNOWN } from './catalog.ts';
+import { asContractExample } from './contract-example.ts';
 import { type AdminApi, type Api, describeEngines, type Tenant, test, withoutDefaults } from './fixture.ts';
 
 type ProductCreate = components['schemas']['ProductCreate'];
@@ -78,11 +79,13 @@ describeEngines('authentication', () => {
     expect(error).toEqual(keyRequired);
   });
 
-  test('refuses an expired key with 401', async ({ admin, clientWith, tenant }) => {
-    const expired = await issueKey(admin, tenant, { expiresAt: '2020-01-01T00:00:00Z' });
-    const { response, error } = await listProducts(clientWith, bearer(expired.key, tenant.storeId));
-    expect(response.status).toBe(401);
-    expect(error).toEqual(keyRequired);
+  test('refuses a key with 401 from the moment it expires', async ({ admin, clientWith, tenant }) => {
+    const expiresAt = Date.now() + 1000;
+    const expiring = await issueKey(admin, tenant, { expiresAt: new Date(expiresAt).toISOString() });
+    expect((await listProducts(clientWith, bearer(expiring.key, tenant.storeId))).response.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, expiresAt - Date.now() + 20));
+    const { response, error } = await listProducts(clientWith, bearer(expiring.key, tenant.storeId));
+    expect({ status: response.status, error }).toEqual({ status: 401, error: keyRequired });
   });
 
   test('compares expiry as an instant, whatever the time zone offset it was written with', async ({
@@ -90,19 +93,31 @@ describeEngines('authentication', () => {
     clientWith,
     tenant,
   }) => {
-    // One hour ago, written in UTC+09:00: its local text sorts after "now" in UTC.
-    const instant = new Date(Date.now() - 60 * 60 * 1000);
-    const tokyo = new Date(instant.getTime() + 9 * 60 * 60 * 1000).toISOString().replace('Z', '+09:00');
-    const expired = await issueKey(admin, tenant, { expiresAt: tokyo });
-    expect(Date.parse(expired.expiresAt ?? '')).toBe(instant.getTime());
-    const { response, error } = await listProducts(clientWith, bearer(expired.key, tenant.storeId));
-    expect(response.status).toBe(401);
-    expect(error).toEqual(keyRequired);
-
-    const future = await issueKey(admin, tenant, { expiresAt: new Date(Date.now() + 60 * 60 * 1000).toISOString() });
-    const valid = await listProducts(clientWith, bearer(future.key, tenant.storeId));
-    expect(valid.response.status).toBe(200);
+    // One hour ahead, written in UTC-10:00: its local text sorts before "now" in UTC.
+    const instant = new Date(Date.now() + 60 * 60 * 1000);
+    const honolulu = new Date(instant.getTime() - 10 * 60 * 60 * 1000).toISOString().replace('Z', '-10:00');
+    const future = await issueKey(admin, tenant, { expiresAt: honolulu });
+    expect(Date.parse(future.expiresAt ?? '')).toBe(instant.getTime());
+    expect((await listProducts(clientWith, bearer(future.key, tenant.storeId))).response.status).toBe(200);
   });
+
+  test.for([
+    ['an instant already past', '2020-01-01T00:00:00Z'],
+    ['an hour ago, written in UTC+09:00 (its text sorts after now)', 'tokyo'],
+  ] as const)(
+    'createApiKey refuses an expiresAt of %s as the contract example RuleApiKeyExpiresInFuture',
+    async ([, given], { admin, tenant }) => {
+      const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+      const tokyo = new Date(hourAgo.getTime() + 9 * 60 * 60 * 1000).toISOString().replace('Z', '+09:00');
+      const created = await admin.POST('/admin/api-keys', {
+        body: { storeIds: [tenant.storeId], expiresAt: given === 'tokyo' ? tokyo : given },
+      });
+      expect({ status: created.response.status, error: created.error }).toEqual({
+        status: 400,
+        error: asContractExample('RuleApiKeyExpiresInFuture'),
+      });
+    },
+  );
 
   test.for([
     ['not a uuid', { 'x-store-id': 'loja-1' }],

@@ -3,6 +3,7 @@ import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { hashSecret, newKey } from '../../domain/secrets.ts';
 import { detail, found, referenceNotFound } from '../../errors.ts';
+import { ruleError, ruleViolation } from '../../rules.ts';
 import { deleted, type Handlers, ok } from '../operation.ts';
 
 /** The keys the admin API issues: v1 API keys and external checkout keys, each shown once. */
@@ -16,6 +17,12 @@ export const credentialHandlers = {
       .filter(({ id }) => !stores.has(id))
       .map(({ id, index }) => detail('body', `storeIds.${index}`, `loja não encontrada: ${id}`));
     if (missing.length > 0) throw referenceNotFound(missing);
+    const at = now();
+    // Compared as instants, whatever offset the caller wrote.
+    const expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
+    if (expiresAt !== null && expiresAt <= at) {
+      throw ruleError(ruleViolation('api-key-expires-in-future', 'expiresAt', 'deve ser um instante futuro'));
+    }
     const key = newKey(apiKeyForm);
     const apiKey = {
       id: newId(),
@@ -23,8 +30,8 @@ export const credentialHandlers = {
       storeIds,
       scopes,
       // Stored as UTC ISO text so that the expiry check compares instants, whatever offset the caller wrote.
-      expiresAt: body.expiresAt ? new Date(body.expiresAt).toISOString() : null,
-      createdAt: now(),
+      expiresAt,
+      createdAt: at,
     };
     await repositories.credentials.createApiKey({ ...apiKey, revokedAt: null, keyHash: hashSecret(key) });
     return { status: 201, body: ok({ apiKey: { ...apiKey, key } }) };
