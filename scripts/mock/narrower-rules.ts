@@ -1,4 +1,5 @@
-// What Prism accepts and the contract does not: text no store can keep (NUL, a lone surrogate, nesting deeper
+// What Prism accepts and the contract does not: a query's percent-escapes that do not decode
+// (lib/percent-escapes.ts), text no store can keep (NUL, a lone surrogate, nesting deeper
 // than 32 levels: lib/storable-text.ts), a query integer not in decimal digits (lib/query-integers.ts), and the
 // formats Prism reads more widely (lib/formats.ts): a uuid with a `urn:uuid:` prefix, a date-time with a leap
 // second or an offset without minutes. The proxy checks them with the contract's own definitions before
@@ -9,6 +10,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { type ContractDocument, isObject, type Operation, type Parameter } from '../../lib/contract.ts';
 import { CONTRACT_FORMATS, matchesContractFormat } from '../../lib/formats.ts';
+import { MALFORMED_ESCAPE, malformedQueryParameter } from '../../lib/percent-escapes.ts';
 import { integersNotDecimal, queryIntegerNames } from '../../lib/query-integers.ts';
 import { unstorableText } from '../../lib/storable-text.ts';
 import { formatReason, validationReason } from '../../lib/validation-reasons.ts';
@@ -90,7 +92,12 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
         return [name, values.length === 1 ? values[0] : values];
       }),
     );
-    // The store's own limits come first, then the query's integers, each alone, as on the server.
+    // Escapes that do not decode come first, then the store's own limits, then the query's integers, each alone,
+    // as on the server.
+    const malformed = malformedQueryParameter(url.search.slice(1));
+    if (malformed !== undefined) {
+      return { details: [{ location: 'query', path: malformed, reason: MALFORMED_ESCAPE }], alone: true };
+    }
     const unstorable = unstorableText(query, 'query') ?? unstorableText(body, 'body');
     if (unstorable) return { details: [unstorable], alone: true };
     const integers = integersNotDecimal(queryIntegerNames(contract, operation.parameters), (name) => query[name]);

@@ -109,6 +109,8 @@ const CASES: Case[] = [
   },
   // Text no store can keep as sent (info: Text and nesting).
   { name: 'NUL in search', url: '/api/v1/products?search=a%00b', accept: false },
+  { name: 'a lone % in search', url: '/api/v1/products?search=50%_off', accept: false },
+  { name: 'a surrogate percent-escaped in search', url: '/api/v1/products?search=%ED%A0%80', accept: false },
   {
     name: 'NUL in a body string',
     method: 'POST',
@@ -271,6 +273,7 @@ describe('the mock and the server agree on which requests they accept', () => {
       ['no body', { method: 'POST', url: '/api/v1/products', body: '' }],
       ['an array for an object', { method: 'POST', url: '/api/v1/products', body: '[]' }],
       ['four query parameters', { url: '/api/v1/products?categoryId=x&status=NOPE&limit=500&page=0' }],
+      ['a query escape that does not decode, beside a bound', { url: '/api/v1/products?limit=0&search=%zz' }],
       ['a query integer in another notation beside a bound', { url: '/api/v1/products?limit=0&page=Infinity' }],
       ['the path and the query', { url: '/api/v1/webhooks/xyz/deliveries?page=0&limit=0' }],
       [

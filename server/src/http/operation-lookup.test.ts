@@ -27,6 +27,23 @@ describeEngines('operation look-up', () => {
   });
 
   test.for([
+    ['a lone %', '/api/v1/products?search=50%_off', 'search'],
+    ['a surrogate, percent-escaped', '/api/v1/products?limit=1&search=%ED%A0%80', 'search'],
+    ['%zz in a name', '/api/v1/products?%zz=1', '%zz'],
+  ])(
+    'listProducts names the query parameter of %s in a 400 (percent-escapes that do not decode)',
+    async ([, path, name], { server, tenant }) => {
+      const reply = await raw(server.baseUrl, 'GET', path ?? '', tenant.headers);
+      expect({ status: reply.status, body: reply.body }).toEqual({
+        status: 400,
+        body: envelope(400, 'VALIDATION_ERROR', 'Os dados enviados são inválidos.', [
+          { location: 'query', path: name, reason: 'codificação percentual inválida (malformed URI)' },
+        ]),
+      });
+    },
+  );
+
+  test.for([
     ['GET', '/api/v1/products/%ED%A0%80'],
     ['GET', '/api/v1/products/%E0%A4%A'],
     ['PATCH', '/api/v1/products/%'],

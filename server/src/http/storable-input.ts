@@ -2,12 +2,12 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { charsetOf } from '../../../lib/content-type.ts';
+import { MALFORMED_ESCAPE, malformedQueryParameter } from '../../../lib/percent-escapes.ts';
 import { BODY_NOT_UTF8, unstorableText } from '../../../lib/storable-text.ts';
 import { detail, validationError } from '../errors.ts';
 import { malformedPathParameter } from './operation-lookup.ts';
 
 /** The reason of a path parameter whose percent-escapes do not decode. */
-const MALFORMED_ESCAPE = 'codificação percentual inválida (malformed URI)';
 
 /** Requests whose JSON body, declared UTF-8 (or of no charset), was not valid UTF-8. */
 const bodiesNotUtf8 = new WeakSet<IncomingMessage>();
@@ -32,7 +32,7 @@ export function noteBodyNotUtf8(req: IncomingMessage, _res: unknown, bytes: Buff
 
 /**
  * 400 VALIDATION_ERROR, before the contract validator and the handlers, for input the store could not keep as
- * sent: a path parameter whose percent-escapes do not decode (`malformedPathParameter`), a body that is not valid
+ * sent: a path or query parameter whose percent-escapes do not decode (`malformedPathParameter`, lib/percent-escapes.ts), a body that is not valid
  * UTF-8 (`noteBodyNotUtf8`), NUL characters (PostgreSQL text cannot hold them), lone surrogates (not Unicode; they
  * would read back as U+FFFD) and bodies nested deeper than 32 levels (which would exhaust the validator's stack):
  * lib/storable-text.ts.
@@ -40,6 +40,9 @@ export function noteBodyNotUtf8(req: IncomingMessage, _res: unknown, bytes: Buff
 export const requireStorableInput: RequestHandler = (req, _res, next) => {
   const parameter = malformedPathParameter(req);
   if (parameter !== undefined) return next(validationError([detail('path', parameter, MALFORMED_ESCAPE)]));
+  const query = req.url.indexOf('?');
+  const inQuery = query < 0 ? undefined : malformedQueryParameter(req.url.slice(query + 1));
+  if (inQuery !== undefined) return next(validationError([detail('query', inQuery, MALFORMED_ESCAPE)]));
   if (bodiesNotUtf8.has(req)) return next(validationError([BODY_NOT_UTF8]));
   const problem = unstorableText(req.query, 'query') ?? unstorableText(req.body, 'body');
   next(problem ? validationError([problem]) : undefined);
