@@ -320,6 +320,17 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     'content-type': 'application/json',
     ...extra,
   });
+  /** The contract's answer for `status` beyond an operation's own (`x-unlisted-answers`), answered after `since`. */
+  const unlistedAnswerSince = (status: number, since: number) => {
+    const answers = (contract.pointer('#/components/schemas/ErrorResponse/x-unlisted-answers') ?? []) as Doc[];
+    return {
+      status,
+      body: answeredSince(
+        answers.find((answer) => answer.meta.status === status),
+        since,
+      ),
+    };
+  };
   const unauthorized = () => {
     const responses = createProductOperation().raw.responses as Record<string, Json>;
     return contract.firstExample(responses['401']);
@@ -365,14 +376,7 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     const send = (authorization: string, length: number) =>
       fetch(url, { method: 'POST', headers: headers(authorization), body: ofLength(length) });
     const over = await send(`Bearer ${key}`, limit + 1);
-    const answers = (contract.pointer('#/components/schemas/ErrorResponse/x-unlisted-answers') ?? []) as Doc[];
-    expect({ status: over.status, body: await over.json() }).toEqual({
-      status: 413,
-      body: answeredSince(
-        answers.find((answer) => answer.meta.status === 413),
-        since,
-      ),
-    });
+    expect({ status: over.status, body: await over.json() }).toEqual(unlistedAnswerSince(413, since));
     const unauthenticated = await send('Bearer hello', limit + 1);
     expect({ status: unauthenticated.status, body: await unauthenticated.json() }).toEqual({
       status: 401,
@@ -398,14 +402,7 @@ describe('mock against openapi.yaml: what a partner notices', () => {
       headers: headers(`Bearer ${key}`, extra),
       body: new Uint8Array(bytes),
     });
-    const answers = (contract.pointer('#/components/schemas/ErrorResponse/x-unlisted-answers') ?? []) as Doc[];
-    expect({ status: res.status, body: await res.json() }).toEqual({
-      status: 415,
-      body: answeredSince(
-        answers.find((answer) => answer.meta.status === 415),
-        since,
-      ),
-    });
+    expect({ status: res.status, body: await res.json() }).toEqual(unlistedAnswerSince(415, since));
   });
 
   it('a target in absolute form is answered as the same request in origin form, as the server answers it', async () => {
