@@ -1861,7 +1861,9 @@ export interface components {
          *
          *     `x-messages` gives the Portuguese `error.message` each code carries where the case has no message of its
          *     own (a refused status change names both statuses; a full store names its cap): **inferred**, the source
-         *     says only that the message is human-readable Portuguese.
+         *     says only that the message is human-readable Portuguese. `x-statuses` gives the HTTP statuses each code
+         *     is answered with, the usual one first (`VALIDATION_ERROR` is also the 408 and 431 of a request HTTP itself
+         *     refuses; see Responses): documented where section 7 pairs them, inferred for the rest.
          * @enum {string}
          */
         ErrorCode: "VALIDATION_ERROR" | "AUTH_API_KEY_REQUIRED" | "AUTH_SCOPE_DENIED" | "AUTH_STORE_ACCESS_DENIED" | "RESOURCE_NOT_FOUND" | "DUPLICATE_ENTRY" | "RATE_LIMITED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_MISMATCH" | "REFERENCE_NOT_FOUND" | "INVALID_STATUS_TRANSITION" | "AUTH_ADMIN_TOKEN_REQUIRED" | "INTERNAL_ERROR" | "RESOURCE_LIMIT_REACHED";

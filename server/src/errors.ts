@@ -13,15 +13,32 @@ export type ErrorBody = components['schemas']['ErrorResponse'];
  */
 const MESSAGES = enumTable('ErrorCode', 'x-messages', errorCodeValues, isText);
 
+const isStatuses = (entry: unknown): entry is number[] =>
+  Array.isArray(entry) && entry.length > 0 && entry.every((status) => Number.isInteger(status) && status >= 400);
+/** The HTTP statuses each code is answered with, the usual one first: the contract's `ErrorCode` › `x-statuses`. */
+const STATUSES = enumTable('ErrorCode', 'x-statuses', errorCodeValues, isStatuses);
+
+export interface ApiErrorOptions {
+  /** One of the code's statuses in the contract; its usual one when left out. */
+  status?: number;
+  /** The case's own message; the code's (`x-messages`) when left out. */
+  message?: string;
+  details?: ErrorDetail[];
+}
+
 /** Every failure a handler or middleware raises; the error handler turns it into the documented envelope. */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly details: ErrorDetail[] | undefined;
 
-  constructor(status: number, code: ErrorCode, message?: string, details?: ErrorDetail[]) {
+  constructor(code: ErrorCode, { status, message, details }: ApiErrorOptions = {}) {
     super(message ?? MESSAGES[code]);
-    this.status = status;
+    const statuses = STATUSES[code];
+    this.status = status ?? statuses[0] ?? 500;
+    // A pair the contract does not state is a defect here, not an answer to send.
+    if (!statuses.includes(this.status))
+      throw new Error(`the contract answers ${code} with ${statuses}, not ${status}`);
     this.code = code;
     this.details = details;
   }
@@ -34,8 +51,8 @@ export const detail = (location: ErrorDetail['location'], path: string, reason: 
 });
 
 export const validationError = (details: ErrorDetail[], message?: string) =>
-  new ApiError(400, 'VALIDATION_ERROR', message, details);
-export const notFound = () => new ApiError(404, 'RESOURCE_NOT_FOUND');
+  new ApiError('VALIDATION_ERROR', { details, ...(message === undefined ? {} : { message }) });
+export const notFound = () => new ApiError('RESOURCE_NOT_FOUND');
 
 /** The record read, or 404 RESOURCE_NOT_FOUND when there is none (unknown, or another store's). */
 export function found<Record>(record: Record | undefined | null): Record {
@@ -43,9 +60,8 @@ export function found<Record>(record: Record | undefined | null): Record {
   return record;
 }
 export const duplicateEntry = (path: string, reason: string) =>
-  new ApiError(409, 'DUPLICATE_ENTRY', undefined, [detail('body', path, reason)]);
-export const referenceNotFound = (details: ErrorDetail[]) =>
-  new ApiError(422, 'REFERENCE_NOT_FOUND', undefined, details);
+  new ApiError('DUPLICATE_ENTRY', { details: [detail('body', path, reason)] });
+export const referenceNotFound = (details: ErrorDetail[]) => new ApiError('REFERENCE_NOT_FOUND', { details });
 
 export function errorBody(status: number, code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
   return {

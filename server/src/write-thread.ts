@@ -59,7 +59,7 @@ export interface WriteThread {
 function revive(failure: Failure): Error {
   if ('apiError' in failure) {
     const { status, code, message, details } = failure.apiError;
-    return new ApiError(status, code, message, details);
+    return new ApiError(code, { status, message, ...(details ? { details } : {}) });
   }
   const error = new Error(failure.error.message);
   error.name = failure.error.name;

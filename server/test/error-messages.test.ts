@@ -5,7 +5,7 @@ import { CONTRACT_PATH } from '../src/contract.ts';
 import { ApiError, type ErrorCode } from '../src/errors.ts';
 
 interface ErrorExample {
-  value?: { success?: boolean; error?: { code?: ErrorCode; message?: string } };
+  value?: { success?: boolean; error?: { code?: ErrorCode; message?: string }; meta?: { status?: number } };
 }
 const { components } = YAML.parse(readFileSync(CONTRACT_PATH, 'utf8')) as {
   components: {
@@ -21,7 +21,7 @@ const examples = [
   ),
 ].flatMap(([name, { value }]) =>
   value?.success === false && value.error?.code && value.error.message
-    ? [{ name, code: value.error.code, message: value.error.message }]
+    ? [{ name, code: value.error.code, message: value.error.message, status: value.meta?.status }]
     : [],
 );
 
@@ -36,7 +36,17 @@ describe('error messages', () => {
   it.each(examples.filter(({ code }) => !SPECIFIC.has(code)))(
     'gives $code the message of the contract example $name',
     ({ code, message }) => {
-      expect(new ApiError(400, code).message).toBe(message);
+      expect(new ApiError(code).message).toBe(message);
     },
   );
+
+  it.each(examples)('answers $code with the status of the contract example $name ($status)', ({ code, status }) => {
+    expect(new ApiError(code, { status: status ?? 0 }).status).toBe(status);
+  });
+
+  it('refuses a status the contract does not give the code', () => {
+    expect(() => new ApiError('RESOURCE_NOT_FOUND', { status: 400 })).toThrow(
+      'the contract answers RESOURCE_NOT_FOUND with 404, not 400',
+    );
+  });
 });

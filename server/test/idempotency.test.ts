@@ -60,7 +60,7 @@ describe.each(engines)('idempotency keys on %s', (engine) => {
       code: 'IDEMPOTENCY_KEY_MISMATCH',
     });
     const failing = async (): Promise<never> => {
-      throw new ApiError(409, 'DUPLICATE_ENTRY');
+      throw new ApiError('DUPLICATE_ENTRY');
     };
     await expect(run(scope('falha'), failing)).rejects.toBeInstanceOf(ApiError);
     const retried = await run(scope('falha'));
@@ -130,7 +130,7 @@ describe.each(engines)('idempotency keys on %s', (engine) => {
       executions = 0;
       await runAhead(scope('cedo'));
       const failsAtOnce = async (): Promise<StoredReply> => {
-        throw new ApiError(422, 'VALIDATION_ERROR');
+        throw new ApiError('REFERENCE_NOT_FOUND');
       };
       expect(await unclaimed(runAhead(scope('cedo'), failsAtOnce))).toBe('key not free');
     });
@@ -176,7 +176,7 @@ describe.each(engines)('idempotency keys on %s', (engine) => {
     it('answers a handler failure on a free key with that failure, and leaves the key free', async () => {
       executions = 0;
       const failsAtOnce = async (): Promise<StoredReply> => {
-        throw new ApiError(422, 'VALIDATION_ERROR');
+        throw new ApiError('REFERENCE_NOT_FOUND');
       };
       await expect(runAhead(scope('livre'), failsAtOnce)).rejects.toMatchObject({ status: 422 });
       expect(await runAhead(scope('livre'))).toEqual({ status: 201, body: { success: true, data: { n: 1 } } });

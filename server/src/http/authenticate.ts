@@ -39,7 +39,7 @@ async function applyRateLimit(rateLimiter: RateLimiter, bucket: string, res: Res
   if (!decision.allowed) throw new RateLimitedError(decision.resetSeconds);
 }
 
-const keyRequired = () => new ApiError(401, 'AUTH_API_KEY_REQUIRED');
+const keyRequired = () => new ApiError('AUTH_API_KEY_REQUIRED');
 
 /** 429 before any credential is looked at, once the client address has failed too often this window. */
 function refuseThrottledAddress(failedAuth: FailedAuthThrottle, address: string, res: Response): void {
@@ -69,8 +69,8 @@ export function authenticate({ credentials, rateLimiter, adminToken, failedAuth 
       throw validationError([detail('header', 'x-store-id', storeId ? STORE_ID_NOT_UUID : STORE_ID_MISSING)]);
     }
     const normalizedStoreId = storeId.toLowerCase();
-    if (!key.storeIds.includes(normalizedStoreId)) throw new ApiError(403, 'AUTH_STORE_ACCESS_DENIED');
-    if (!operation.scopes.every((scope) => key.scopes.includes(scope))) throw new ApiError(403, 'AUTH_SCOPE_DENIED');
+    if (!key.storeIds.includes(normalizedStoreId)) throw new ApiError('AUTH_STORE_ACCESS_DENIED');
+    if (!operation.scopes.every((scope) => key.scopes.includes(scope))) throw new ApiError('AUTH_SCOPE_DENIED');
     req.storefront.storeId = normalizedStoreId;
     req.storefront.principal = key.id;
   };
@@ -87,7 +87,7 @@ export function authenticate({ credentials, rateLimiter, adminToken, failedAuth 
 
   const admin = (req: Request) => {
     const match = BEARER.exec(req.get('authorization') ?? '');
-    if (!match?.[1] || !sameSecret(match[1], adminToken)) throw new ApiError(401, 'AUTH_ADMIN_TOKEN_REQUIRED');
+    if (!match?.[1] || !sameSecret(match[1], adminToken)) throw new ApiError('AUTH_ADMIN_TOKEN_REQUIRED');
     req.storefront.principal = 'admin';
   };
 

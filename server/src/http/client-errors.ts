@@ -13,15 +13,17 @@ import { ApiError, detail, errorBody, validationError } from '../errors.ts';
 function clientErrorOf(code: string | undefined): ApiError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError(431, 'VALIDATION_ERROR', undefined, [
-        detail('header', '', 'os cabeçalhos da requisição passam do limite do servidor (16 KiB)'),
-      ]);
+      return new ApiError('VALIDATION_ERROR', {
+        status: 431,
+        details: [detail('header', '', 'os cabeçalhos da requisição passam do limite do servidor (16 KiB)')],
+      });
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return new ApiError(413, 'PAYLOAD_TOO_LARGE');
+      return new ApiError('PAYLOAD_TOO_LARGE');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ApiError(408, 'VALIDATION_ERROR', undefined, [
-        detail('header', '', 'a requisição não chegou inteira dentro do prazo do servidor'),
-      ]);
+      return new ApiError('VALIDATION_ERROR', {
+        status: 408,
+        details: [detail('header', '', 'a requisição não chegou inteira dentro do prazo do servidor')],
+      });
     default:
       return validationError([
         detail('header', '', 'requisição HTTP malformada (linha de requisição, cabeçalho ou delimitação do corpo)'),
@@ -65,7 +67,7 @@ export function answerClientErrors(server: Server, app: RequestListener, logger:
     answerOnSocket(socket, clientErrorOf(error.code), logger, error.code);
   });
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
-    answerOnSocket(socket, new ApiError(405, 'METHOD_NOT_ALLOWED'), logger, 'CONNECT');
+    answerOnSocket(socket, new ApiError('METHOD_NOT_ALLOWED'), logger, 'CONNECT');
   });
   server.on('checkExpectation', app);
   // `Expect: 100-continue`: Node would invite the body at once; the app does once the request is authenticated.

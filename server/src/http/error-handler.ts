@@ -55,9 +55,9 @@ function classify(error: unknown, req: Request): ApiError | undefined {
     if (parser.type === 'entity.parse.failed') {
       return validationError([detail('body', '', malformedJsonReason(parser.message ?? ''))]);
     }
-    if (parser.type === 'entity.too.large') return new ApiError(413, 'PAYLOAD_TOO_LARGE');
+    if (parser.type === 'entity.too.large') return new ApiError('PAYLOAD_TOO_LARGE');
     if (parser.type === 'encoding.unsupported' || parser.type === 'charset.unsupported') {
-      return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE');
+      return new ApiError('UNSUPPORTED_MEDIA_TYPE');
     }
   }
   const validator = error as ValidatorError;
@@ -72,7 +72,7 @@ function classify(error: unknown, req: Request): ApiError | undefined {
   if (!code) return undefined;
   const details =
     code === 'VALIDATION_ERROR' ? withMissingBody((validator.errors ?? []).map(toDetail), req) : undefined;
-  return new ApiError(validator.status, code, undefined, details);
+  return new ApiError(code, { status: validator.status, ...(details ? { details } : {}) });
 }
 
 /**
@@ -93,7 +93,7 @@ export const errorHandler =
       return;
     }
     const known = classify(error, req);
-    const apiError = known ?? new ApiError(500, 'INTERNAL_ERROR');
+    const apiError = known ?? new ApiError('INTERNAL_ERROR');
     if (!known || apiError.status >= 500) {
       (req.storefront?.log ?? logger).error({ err: error }, 'request failed');
     }
@@ -107,4 +107,4 @@ export const errorHandler =
   };
 
 /** Requests outside the contract's paths (the validator only knows its own). */
-export const unknownRoute: RequestHandler = (_req, _res, next) => next(new ApiError(404, 'ROUTE_NOT_FOUND'));
+export const unknownRoute: RequestHandler = (_req, _res, next) => next(new ApiError('ROUTE_NOT_FOUND'));

@@ -71,7 +71,7 @@ export async function runIdempotently(
   for (;;) {
     const claim = await repository.claim(storeId, key, operationId, hash, new Date(startedAt).toISOString());
     if (claim === 'claimed') break;
-    if (claim === 'in-use') throw new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE');
+    if (claim === 'in-use') throw new ApiError('IDEMPOTENCY_KEY_IN_USE');
     const existing = await repository.find(storeId, key);
     if (!existing) continue;
     const expired = Date.parse(existing.createdAt) <= startedAt - REPLAY_WINDOW_MS;
@@ -81,7 +81,7 @@ export async function runIdempotently(
       await repository.release(storeId, key);
       continue;
     }
-    if (existing.requestHash !== hash) throw new ApiError(422, 'IDEMPOTENCY_KEY_MISMATCH');
+    if (existing.requestHash !== hash) throw new ApiError('IDEMPOTENCY_KEY_MISMATCH');
     return {
       status: existing.status ?? 200,
       body: JSON.parse(existing.body ?? 'null'),

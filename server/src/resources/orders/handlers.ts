@@ -36,11 +36,9 @@ const LINE_DEFAULTS = contractValue(`${ORDER_ITEM}/x-line-defaults`, isLineDefau
 const NO_IMAGE = contractText(`${ORDER_ITEM}/x-no-image`);
 
 const statusChangeError = (from: OrderStatus, to: OrderStatus) =>
-  new ApiError(
-    422,
-    'INVALID_STATUS_TRANSITION',
-    `Não é possível mudar o status de ${ORDER_STATUS_LABELS[from]} para ${ORDER_STATUS_LABELS[to]}.`,
-  );
+  new ApiError('INVALID_STATUS_TRANSITION', {
+    message: `Não é possível mudar o status de ${ORDER_STATUS_LABELS[from]} para ${ORDER_STATUS_LABELS[to]}.`,
+  });
 
 /** A dotted tag id segment: `PAC` → `pac`, `Sedex 10` → `sedex_10`. */
 const tagSegment = (text: string): string =>

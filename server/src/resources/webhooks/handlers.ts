@@ -45,7 +45,9 @@ export const webhookHandlers = {
       updatedAt: at,
     };
     if (!(await repositories.webhooks.createWebhook(webhook, WEBHOOKS_PER_STORE))) {
-      throw new ApiError(409, 'RESOURCE_LIMIT_REACHED', `A loja já tem o máximo de ${WEBHOOKS_PER_STORE} webhooks.`);
+      throw new ApiError('RESOURCE_LIMIT_REACHED', {
+        message: `A loja já tem o máximo de ${WEBHOOKS_PER_STORE} webhooks.`,
+      });
     }
     return { status: 201, body: ok({ webhook: webhookOf(webhook) }) };
   },
