@@ -8,7 +8,7 @@ import { loadContract, maxBodyBytes } from './contract.ts';
 import type { Store } from './db/database.ts';
 import { webhookSender } from './domain/ssrf-guard.ts';
 import { authenticate } from './http/authenticate.ts';
-import { continueOnceAuthenticated, originFormTarget, requireHostHeader } from './http/client-errors.ts';
+import { continueOnceAuthenticated, readRequestTarget } from './http/client-errors.ts';
 import { emptyBodyIsNone, noteEmptyBody } from './http/empty-body.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
@@ -21,7 +21,7 @@ import { ReplyCache } from './http/reply-cache.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireDeclaredBody } from './http/required-body.ts';
 import { contractRoutes } from './http/routes.ts';
-import { noteBodyNotUtf8, requireStorableInput, requireUtf8Charset } from './http/storable-input.ts';
+import { noteBodyNotUtf8, requireStorableInput, unsupportedCharset } from './http/storable-input.ts';
 import { trimValidatorStartUp } from './http/validator-start-up.ts';
 import { API_KEY_REVOKED_CHANNEL, revokesHeard } from './resources/credentials/key-revocations.ts';
 import { handlers as allHandlers } from './resources/index.ts';
@@ -43,7 +43,7 @@ export interface AppOptions {
  * the contract. Its `verify` notes, before parsing, what the parsed body would hide: no bytes at all, bytes that are
  * not UTF-8.
  */
-const parseJsonBody = express.json({
+const jsonParser = express.json({
   limit: maxBodyBytes,
   strict: false,
   // A body is sent as it is (the contract's "Text and nesting"): any Content-Encoding is 415.
@@ -53,6 +53,12 @@ const parseJsonBody = express.json({
     noteBodyNotUtf8(req, res, bytes, charset);
   },
 });
+/** The JSON body parser, a body in another charset than UTF-8 refused first (one middleware, one router hop). */
+const parseJsonBody: RequestHandler = (req, res, next) => {
+  const refused = unsupportedCharset(req);
+  if (refused) return next(refused);
+  jsonParser(req, res, next);
+};
 
 /** Builds the Express app; start-up (listening, signals) lives in server.ts. */
 export function createApp({ store, config, logger, overrides = {} }: AppOptions) {
@@ -103,7 +109,6 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
       failedAuth: failedAuthThrottle(config.authFailureLimit),
     }),
     continueOnceAuthenticated,
-    requireUtf8Charset,
     parseJsonBody,
     emptyBodyIsNone,
     requireStorableInput,
@@ -123,9 +128,8 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   // The contract declares no conditional requests (no ETag, no 304): Express would answer `If-None-Match: *`
   // with 304 and no body.
   Object.defineProperty(app.request, 'fresh', { get: () => false });
-  app.use(originFormTarget);
   app.use(requestLog(logger));
-  app.use(requireHostHeader);
+  app.use(readRequestTarget);
   app.use(lowercaseUrlUuids);
   app.use(chain);
   app.use(contractRoutes({ ...allHandlers, ...overrides }, storage));

@@ -20,7 +20,7 @@ export async function listen(handler: RequestListener, config: Config, logger: L
       requestTimeout: config.requestTimeoutMs,
       keepAliveTimeout: config.keepAliveTimeoutMs,
       connectionsCheckingInterval: DEADLINE_CHECK_MS,
-      // The app answers a missing Host itself, in the envelope (client-errors.ts › requireHostHeader).
+      // The app answers a missing Host itself, in the envelope (client-errors.ts › readRequestTarget).
       requireHostHeader: false,
     },
     handler,

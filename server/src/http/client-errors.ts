@@ -78,24 +78,18 @@ export function answerClientErrors(server: Server, app: RequestListener, logger:
 }
 
 /**
- * An HTTP/1.1 request without `Host` is a 400 (RFC 9112 › 3.2), answered by the app in the envelope: Node's own
- * check (`requireHostHeader`, turned off in listen.ts) answers it bare.
+ * The request target and Host, read as HTTP/1.1 has a server read them, in one step before routing: a target in
+ * absolute form (`GET http://host/api/v1/products HTTP/1.1`, as a client configured with a proxy sends it) is routed
+ * by its path and query (RFC 9112 › 3.2.2; routing, the validator and the log read `req.url` in origin form:
+ * lib/origin-form.ts); an HTTP/1.1 request without `Host` is a 400 (RFC 9112 › 3.2), answered by the app in the
+ * envelope: Node's own check (`requireHostHeader`, turned off in listen.ts) answers it bare.
  */
-export const requireHostHeader: RequestHandler = (req, _res, next) => {
-  if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return next();
-  next(validationError([detail('header', 'host', 'obrigatório em HTTP/1.1')]));
-};
-
-/**
- * A request whose target is in absolute form (`GET http://host/api/v1/products HTTP/1.1`, as a client configured
- * with a proxy sends it) is routed by its path and query: RFC 9112 › 3.2.2 has a server accept that form. Routing,
- * the validator and the log read `req.url` in origin form (lib/origin-form.ts).
- */
-export const originFormTarget: RequestHandler = (req, _res, next) => {
+export const readRequestTarget: RequestHandler = (req, _res, next) => {
   req.url = originForm(req.url);
   // Express copied the target before any middleware ran; the validator routes by this copy.
   req.originalUrl = originForm(req.originalUrl);
-  next();
+  if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return next();
+  next(validationError([detail('header', 'host', 'obrigatório em HTTP/1.1')]));
 };
 
 /**

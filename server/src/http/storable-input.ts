@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { charsetOf } from '../../../lib/content-type.ts';
 import { MALFORMED_ESCAPE, malformedQueryParameter } from '../../../lib/percent-escapes.ts';
 import { BODY_NOT_UTF8, unstorableText } from '../../../lib/storable-text.ts';
@@ -13,14 +13,14 @@ import { malformedPathParameter } from './operation-lookup.ts';
 const bodiesNotUtf8 = new WeakSet<IncomingMessage>();
 
 /**
- * Before the JSON body parser: a JSON body labelled with another charset than UTF-8 is 415, as the parser answers
- * `latin1` (`charset.unsupported`, before it reads the body); the parser itself would decode `utf-16` and `utf-32`.
+ * Before the JSON body parser reads a body: a JSON body labelled with another charset than UTF-8 is 415, as the
+ * parser answers `latin1` (`charset.unsupported`); the parser itself would decode `utf-16` and `utf-32`.
  */
-export const requireUtf8Charset: RequestHandler = (req, _res, next) => {
+export function unsupportedCharset(req: Request): Error | undefined {
   const charset = req.is('application/json') ? charsetOf(req.get('content-type') ?? '') : undefined;
-  if (charset === undefined || charset === 'utf-8') return next();
-  next(Object.assign(new Error(`unsupported charset "${charset.toUpperCase()}"`), { type: 'charset.unsupported' }));
-};
+  if (charset === undefined || charset === 'utf-8') return undefined;
+  return Object.assign(new Error(`unsupported charset "${charset.toUpperCase()}"`), { type: 'charset.unsupported' });
+}
 
 /**
  * The JSON body parser's `verify`: notes a body whose bytes are not valid UTF-8 before the parser decodes it,
