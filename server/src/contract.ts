@@ -209,12 +209,10 @@ export const apiKeyForm = keyForm('ApiKeyAuth');
 /** An external checkout key's form: `CheckoutApiKey` › `x-key-format` (`sf_checkout_<43 base64url characters>`). */
 export const checkoutKeyForm = keyForm('CheckoutApiKey');
 
+const statedMaxBodyBytes = maxBodyBytesOf(served);
+if (statedMaxBodyBytes === undefined) throw new Error('the contract states no info x-max-body-bytes');
 /** The largest request body, in bytes: the contract's `info` › `x-max-body-bytes` (beyond it 413). */
-export const maxBodyBytes: number =
-  maxBodyBytesOf(served) ??
-  (() => {
-    throw new Error('the contract states no info x-max-body-bytes');
-  })();
+export const maxBodyBytes: number = statedMaxBodyBytes;
 
 const requestIdAllowed = requestIdRule(served);
 if (!requestIdAllowed) throw new Error('the contract states no pattern for the RequestId header');
