@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { contractOperations, type Operation, type OperationId } from '../contract.ts';
+import { ApiError } from '../errors.ts';
 import { REUSABLE_REPLIES } from '../resources/index.ts';
 import type { Deps, Handler, Handlers, Input } from '../resources/operation.ts';
 import type { TextReply, WriteThread } from '../write-thread.ts';
@@ -82,13 +83,22 @@ export function perform(
 
 /**
  * A write in a transaction of its own, its key's claim sent ahead where the store can (`runClaimingAhead`); when
- * the key was not free, run again claiming first, which answers the replay, the 409 or the 422.
+ * the key was not free, run again claiming first, which answers the replay, the 409 or the 422. So it does after a
+ * keyed write that met a duplicate: a request with the same key and body that committed after the claim's snapshot
+ * and before its lock is not seen by the claim, and its record, which would have failed this one's, comes after the
+ * change that clashes with its own (the same slug). Claiming first, in a fresh snapshot, answers its replay, or the
+ * same 409 DUPLICATE_ENTRY again when the duplicate is another record's.
  */
-async function writeClaimingAhead(storage: Storage, run: (deps: Deps, claimAhead: boolean) => Promise<StoredReply>) {
+export async function writeClaimingAhead(
+  storage: Storage,
+  keyed: boolean,
+  run: (deps: Deps, claimAhead: boolean) => Promise<StoredReply>,
+) {
   try {
     return await storage.write((deps) => run(deps, true));
   } catch (error) {
-    if (!isKeyUnclaimed(error)) throw error;
+    const recordedMeanwhile = keyed && error instanceof ApiError && error.code === 'DUPLICATE_ENTRY';
+    if (!isKeyUnclaimed(error) && !recordedMeanwhile) throw error;
     return storage.write((deps) => run(deps, false));
   }
 }
@@ -140,7 +150,7 @@ export function contractRoutes(
             ? await (replies ? replies.reply(`${call.input.storeId} ${req.url}`, read) : read())
             : thread?.running()
               ? await thread.run(call)
-              : await writeClaimingAhead(storage, (deps, claimAhead) =>
+              : await writeClaimingAhead(storage, call.idempotencyKey !== undefined, (deps, claimAhead) =>
                   perform(handler, call, logOf, deps, claimAhead),
                 );
         send(res, reply);
