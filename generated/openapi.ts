@@ -8212,6 +8212,8 @@ export interface operations {
             /** @description **Documented** (section 7) — invalid body; **Inferred** — or the rule in the operation description (example `RuleApiKeyExpiresInFuture`). */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimitIfKeyed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
