@@ -1,6 +1,7 @@
 // What changed between two versions of the contract, classified by api-smart-diff, and whether
 // info.version moved as semantic versioning asks (a breaking change needs a new major).
 import { apiDiff, type Diff } from 'api-smart-diff';
+import { ContractDocument, type JsonObject } from '../../lib/contract.ts';
 
 export type ChangeKind = Diff['type'];
 
@@ -93,17 +94,12 @@ function annotatedRefPlaces(node: unknown, at = '', found = new Set<string>()): 
 
 /** The contract with the `$ref` at each of `places` written out as the schema it names, its annotations on top. */
 function refsWrittenOut(contract: unknown, places: Set<string>): unknown {
-  const named = (ref: string): unknown =>
-    ref
-      .slice(2)
-      .split('/')
-      .map((key) => key.replaceAll('~1', '/').replaceAll('~0', '~'))
-      .reduce<unknown>((node, key) => (isNode(node) ? node[key] : undefined), contract);
+  const document = new ContractDocument(isNode(contract) ? (contract as JsonObject) : {});
   const visit = (node: unknown, at: string): unknown => {
     if (Array.isArray(node)) return node.map((item, index) => visit(item, `${at}/${index}`));
     if (!isNode(node)) return node;
     const ref = places.has(at) ? annotatedRef(node, true) : undefined;
-    const target = ref === undefined ? undefined : named(ref);
+    const target = ref === undefined ? undefined : document.pointer(ref);
     const { $ref: _ref, ...beside } = node;
     const written = isNode(target) ? { ...target, ...beside } : node;
     return Object.fromEntries(Object.entries(written).map(([key, value]) => [key, visit(value, `${at}/${key}`)]));

@@ -159,6 +159,10 @@ export const contractText = (pointer: string): string => contractValue(pointer, 
 export const contractCount = (pointer: string): number =>
   contractValue(pointer, (value): value is number => Number.isSafeInteger(value), 'whole number');
 
+/** The value at `path` (property names) inside a node of the contract, if there is one. */
+export const valueAt = (node: Json | undefined, path: readonly string[]): Json | undefined =>
+  path.reduce<Json | undefined>((at, key) => (isObject(at) ? at[key] : undefined), node);
+
 /** Every schema under `node` that carries `x-rule: id`, depth first (a rule may take one branch per case). */
 function schemasOfRule(node: Json | undefined, id: string, found: JsonObject[] = []): JsonObject[] {
   if (Array.isArray(node)) for (const item of node) schemasOfRule(item, id, found);
@@ -180,7 +184,7 @@ export function ruleSchemas(id: string): JsonObject[] {
  * `ruleBound('template-sms-length', ['then', 'properties', 'message', 'maxLength'])`. No such number stops start-up.
  */
 export function ruleBound(id: string, path: readonly string[]): number {
-  const bound = path.reduce<Json | undefined>((at, key) => (isObject(at) ? at[key] : undefined), ruleSchemas(id)[0]);
+  const bound = valueAt(ruleSchemas(id)[0], path);
   if (typeof bound !== 'number') throw new Error(`the contract's rule ${id} states no number at ${path.join('.')}`);
   return bound;
 }

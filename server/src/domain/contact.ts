@@ -1,18 +1,12 @@
 // The document rule of a customer (CPF 11 digits, CNPJ 14), checked again on an update's result: the contract's
 // `customer-document-digits` rule, one branch per document type.
-import { isObject } from '../../../lib/contract.ts';
-import { ruleSchemas } from '../contract.ts';
-
-/** The value at `path` inside a schema node, if there is one. */
-function pathIn(node: unknown, path: readonly string[]): unknown {
-  return path.reduce<unknown>((at, key) => (isObject(at) ? at[key] : undefined), node);
-}
+import { ruleSchemas, valueAt } from '../contract.ts';
 
 /** Each document type's pattern, from the rule's branches (`if` the type, `then` the number's pattern). */
 const DOCUMENT_PATTERNS = new Map<string, string>();
 for (const branch of ruleSchemas('customer-document-digits')) {
-  const type = pathIn(branch, ['if', 'properties', 'documentType', 'const']);
-  const pattern = pathIn(branch, ['then', 'properties', 'documentNumber', 'pattern']);
+  const type = valueAt(branch, ['if', 'properties', 'documentType', 'const']);
+  const pattern = valueAt(branch, ['then', 'properties', 'documentNumber', 'pattern']);
   if (typeof type !== 'string' || typeof pattern !== 'string') {
     throw new Error("the contract's rule customer-document-digits has a branch without a document type and pattern");
   }
