@@ -31,6 +31,12 @@ function textProblem(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The first `length` characters of `text`, counted as JSON Schema's `maxLength` counts them (code points), so a
+ * surrogate pair is never cut in half (half of one would be stored as U+FFFD).
+ */
+export const firstCharacters = (text: string, length: number): string => [...text].slice(0, length).join('');
+
 /** Whether a detail's reason is one of this rule's (for tools that sort refusals by the rule that made them). */
 export function isUnstorableTextReason(reason: string): boolean {
   const problem = reason.startsWith(IN_A_KEY) ? reason.slice(IN_A_KEY.length) : reason;

@@ -1,4 +1,5 @@
 import type { components } from '../../../../generated/openapi.ts';
+import { firstCharacters } from '../../../../lib/storable-text.ts';
 import { contractCount, contractText, contractValue, isNumber } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
@@ -65,7 +66,7 @@ async function priceItems({ repositories }: Deps, storeId: string, items: Paymen
     priced.push({
       productId: product.id,
       variantId: variant.id,
-      name: [...`${product.name} - ${variant.title}`].slice(0, ITEM_NAME_LENGTH).join(''),
+      name: firstCharacters(`${product.name} - ${variant.title}`, ITEM_NAME_LENGTH),
       quantity: item.quantity,
       price: variant.price,
     });

@@ -1,4 +1,5 @@
 import type { components } from '../../../../generated/openapi.ts';
+import { firstCharacters } from '../../../../lib/storable-text.ts';
 import { contractCount } from '../../contract.ts';
 import { overSmsLimit, SMS_MAX_LENGTH } from '../../domain/automation-chain.ts';
 import { now } from '../../domain/clock.ts';
@@ -93,7 +94,7 @@ export const templateHandlers = {
       id: newId(),
       storeId,
       channel: body.channel,
-      name: body.name ?? fields.subject ?? [...(fields.message ?? '')].slice(0, NAME_FROM_MESSAGE_LENGTH).join(''),
+      name: body.name ?? fields.subject ?? firstCharacters(fields.message ?? '', NAME_FROM_MESSAGE_LENGTH),
       ...fields,
       createdAt: at,
       updatedAt: at,
