@@ -30,8 +30,14 @@ export type ThreadAnswer = { id: number; keysRevoked: boolean } & (
   | { failure: Failure }
 );
 
+/** A call to run, and the id its answer carries. */
+export interface ThreadCall {
+  id: number;
+  call: OperationCall;
+}
+
 /** What the request thread sends: a call to run, or an instruction. */
-export type ThreadMessage = { id: number; call: OperationCall } | 'checkpoint-on-commit' | 'stop';
+export type ThreadMessage = ThreadCall | 'checkpoint-on-commit' | 'stop';
 
 export interface WriteThreadOptions {
   /** The embedded store's file; the thread opens a connection of its own to it. */
@@ -72,7 +78,8 @@ function revive(failure: Failure): Error {
  * connection of its own. node:sqlite's statements are synchronous: on the request thread a write's statements and
  * commit (about half of a create's CPU) held up every other request; here the request thread parses, checks and
  * answers requests while the second core runs the writes. Reads stay on the request thread's connection (WAL: they
- * never wait for the writer). Writes still run one at a time, in the order they arrive. The thread's code is
+ * never wait for the writer). Writes still run one at a time, in the order they arrive; those that arrived while
+ * the thread was busy share one COMMIT (`sqlite-group-commit.ts`), each still all or nothing. The thread's code is
  * write-thread-entry.ts; a revoke it runs makes this thread forget its remembered API keys before the revoke is
  * answered. Should the thread fail, its calls in flight answer 500 and later writes run on the request thread.
  */
@@ -88,12 +95,15 @@ export function startWriteThread(options: WriteThreadOptions): WriteThread {
     for (const waiter of pending.values()) waiter.reject(new Error(`the write thread ${reason}`));
     pending.clear();
   };
-  worker.on('message', (answer: ThreadAnswer) => {
-    if (answer.keysRevoked) forgetRememberedKeys();
-    const waiter = pending.get(answer.id);
-    pending.delete(answer.id);
-    if ('reply' in answer) waiter?.resolve(answer.reply);
-    else waiter?.reject(revive(answer.failure));
+  // The answers of the calls the thread ran together, in one message.
+  worker.on('message', (answers: ThreadAnswer[]) => {
+    for (const answer of answers) {
+      if (answer.keysRevoked) forgetRememberedKeys();
+      const waiter = pending.get(answer.id);
+      pending.delete(answer.id);
+      if ('reply' in answer) waiter?.resolve(answer.reply);
+      else waiter?.reject(revive(answer.failure));
+    }
   });
   worker.once('error', (error) => fail(`failed: ${error.message}`));
   worker.once('exit', () => fail('stopped'));

@@ -1,7 +1,12 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { retryingWhenBusy } from './retry-when-busy.ts';
 
-let savepoints = 0;
+/**
+ * One name for every savepoint: nested savepoints may share a name (RELEASE and ROLLBACK TO act on the latest of
+ * that name, which is the innermost), and one text is one prepared statement where a name per savepoint prepared
+ * a new statement for each.
+ */
+const SAVEPOINT = sql.raw('nested');
 
 /**
  * Runs `work` in a transaction of its own (run again from the start if SQLite refuses it as busy:
@@ -15,16 +20,14 @@ export async function inTransaction<DB, Result>(
 ): Promise<Result> {
   if (!db.isTransaction) return retryingWhenBusy(() => db.transaction().execute(work));
   const trx = db as Transaction<DB>;
-  savepoints = (savepoints + 1) % 1_000_000;
-  const name = sql.raw(`nested_${savepoints}`);
-  await sql`SAVEPOINT ${name}`.execute(trx);
+  await sql`SAVEPOINT ${SAVEPOINT}`.execute(trx);
   try {
     const result = await work(trx);
-    await sql`RELEASE SAVEPOINT ${name}`.execute(trx);
+    await sql`RELEASE SAVEPOINT ${SAVEPOINT}`.execute(trx);
     return result;
   } catch (error) {
-    await sql`ROLLBACK TO SAVEPOINT ${name}`.execute(trx);
-    await sql`RELEASE SAVEPOINT ${name}`.execute(trx);
+    await sql`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`.execute(trx);
+    await sql`RELEASE SAVEPOINT ${SAVEPOINT}`.execute(trx);
     throw error;
   }
 }
