@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Store } from './db/database.ts';
-import { inTransaction } from './db/in-transaction.ts';
-import { GroupCommit, type RunInTransaction } from './db/pg-group-commit.ts';
+import { inTransaction, type RunInTransaction } from './db/in-transaction.ts';
+import { GroupCommit } from './db/pg-group-commit.ts';
 import { outboxEvents } from './domain/outbox-events.ts';
 import type { NetworkPolicy } from './domain/ssrf-guard.ts';
 import type { Storage } from './http/routes.ts';

@@ -1,6 +1,12 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { retryingWhenBusy } from './retry-when-busy.ts';
 
+/** One write: its statements, on the transaction it is given. */
+export type Work<DB, Result> = (trx: Transaction<DB>) => Promise<Result>;
+
+/** Runs one write in a transaction (of its own, for a write run alone). */
+export type RunInTransaction<DB> = <Result>(work: Work<DB, Result>) => Promise<Result>;
+
 /**
  * One name for every savepoint: nested savepoints may share a name (RELEASE and ROLLBACK TO act on the latest of
  * that name, which is the innermost), and one text is one prepared statement where a name per savepoint prepared

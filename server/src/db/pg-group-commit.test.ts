@@ -3,9 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { engines, freshStore } from '../../test/harness.ts';
 import type { Database } from '../resources/index.ts';
 import type { Store } from './database.ts';
+import type { Work } from './in-transaction.ts';
 import { inTransaction } from './in-transaction.ts';
 import { ANSWERED_LATER_SQL, answeredLaterOf } from './pg-answered-later.ts';
-import { GroupCommit, type Work } from './pg-group-commit.ts';
+import { GroupCommit } from './pg-group-commit.ts';
 
 /** A row per write, with the transaction that wrote it. */
 interface Written {

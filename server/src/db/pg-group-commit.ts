@@ -1,12 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
+import type { RunInTransaction, Work } from './in-transaction.ts';
 import { asWrite, failedWrite } from './pg-failed-write.ts';
-
-/** One write: its statements, on the transaction it is given. */
-export type Work<DB, Result> = (trx: Transaction<DB>) => Promise<Result>;
-
-/** Runs one write in a transaction (of its own, for a write run alone). */
-export type RunInTransaction<DB> = <Result>(work: Work<DB, Result>) => Promise<Result>;
 
 /** Writes one transaction takes at most: enough for every connection of a loaded server, a bound on the rest. */
 const LARGEST_GROUP = 64;

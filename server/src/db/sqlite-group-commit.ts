@@ -1,7 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Kysely } from 'kysely';
-import { inTransaction } from './in-transaction.ts';
-import type { RunInTransaction, Work } from './pg-group-commit.ts';
+import { inTransaction, type RunInTransaction, type Work } from './in-transaction.ts';
 import { retryingWhenBusy } from './retry-when-busy.ts';
 
 /**
