@@ -1558,7 +1558,7 @@ export interface webhooks {
          * ORDER_CREATED delivery
          * @description **Documented** (section 6) — the event name ORDER_CREATED is observed. **Inferred**: the delivery payload, headers, signature and retries are not shown.
          *
-         *     Sent to every active webhook of the store that subscribes to `ORDER_CREATED` when an order is created in the checkout: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `ORDER_CREATED` when an order is created in the checkout: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: by default `Webhook` › `retryAttempts` › `x-retry-schedule`, in seconds), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["orderCreatedWebhook"];
         delete?: never;
@@ -1580,7 +1580,7 @@ export interface webhooks {
          * ORDER_PAID delivery
          * @description **Documented** (section 6) — the event name ORDER_PAID is observed. **Inferred**: the delivery payload, headers, signature and retries are not shown.
          *
-         *     Sent to every active webhook of the store that subscribes to `ORDER_PAID` when the payment of an order is confirmed: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `ORDER_PAID` when the payment of an order is confirmed: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: by default `Webhook` › `retryAttempts` › `x-retry-schedule`, in seconds), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["orderPaidWebhook"];
         delete?: never;
@@ -1602,7 +1602,7 @@ export interface webhooks {
          * ORDER_SHIPPED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; ORDER_SHIPPED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `ORDER_SHIPPED` when an order moves to SHIPPED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `ORDER_SHIPPED` when an order moves to SHIPPED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: by default `Webhook` › `retryAttempts` › `x-retry-schedule`, in seconds), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["orderShippedWebhook"];
         delete?: never;
@@ -1624,7 +1624,7 @@ export interface webhooks {
          * ORDER_DELIVERED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; ORDER_DELIVERED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `ORDER_DELIVERED` when an order moves to DELIVERED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `ORDER_DELIVERED` when an order moves to DELIVERED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: by default `Webhook` › `retryAttempts` › `x-retry-schedule`, in seconds), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["orderDeliveredWebhook"];
         delete?: never;
@@ -1646,7 +1646,7 @@ export interface webhooks {
          * ORDER_CANCELLED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; ORDER_CANCELLED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `ORDER_CANCELLED` when an order moves to CANCELLED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `ORDER_CANCELLED` when an order moves to CANCELLED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: by default `Webhook` › `retryAttempts` › `x-retry-schedule`, in seconds), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["orderCancelledWebhook"];
         delete?: never;
@@ -1668,7 +1668,7 @@ export interface webhooks {
          * ORDER_REFUNDED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; ORDER_REFUNDED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `ORDER_REFUNDED` when an order moves to REFUNDED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `ORDER_REFUNDED` when an order moves to REFUNDED: an HTTP POST of a JSON `WebhookDeliveryOrder` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: by default `Webhook` › `retryAttempts` › `x-retry-schedule`, in seconds), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["orderRefundedWebhook"];
         delete?: never;
@@ -1690,7 +1690,7 @@ export interface webhooks {
          * PRODUCT_CREATED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; PRODUCT_CREATED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `PRODUCT_CREATED` when a product is created: an HTTP POST of a JSON `WebhookDeliveryProduct` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `PRODUCT_CREATED` when a product is created: an HTTP POST of a JSON `WebhookDeliveryProduct` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: by default `Webhook` › `retryAttempts` › `x-retry-schedule`, in seconds), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["productCreatedWebhook"];
         delete?: never;
@@ -1712,7 +1712,7 @@ export interface webhooks {
          * PRODUCT_UPDATED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; PRODUCT_UPDATED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `PRODUCT_UPDATED` when a product is changed: an HTTP POST of a JSON `WebhookDeliveryProduct` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `PRODUCT_UPDATED` when a product is changed: an HTTP POST of a JSON `WebhookDeliveryProduct` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: by default `Webhook` › `retryAttempts` › `x-retry-schedule`, in seconds), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["productUpdatedWebhook"];
         delete?: never;
@@ -1734,7 +1734,7 @@ export interface webhooks {
          * PRODUCT_DELETED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; PRODUCT_DELETED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `PRODUCT_DELETED` when a product is deleted (the payload is its last state): an HTTP POST of a JSON `WebhookDeliveryProduct` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `PRODUCT_DELETED` when a product is deleted (the payload is its last state): an HTTP POST of a JSON `WebhookDeliveryProduct` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: by default `Webhook` › `retryAttempts` › `x-retry-schedule`, in seconds), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["productDeletedWebhook"];
         delete?: never;
@@ -1756,7 +1756,7 @@ export interface webhooks {
          * CART_ABANDONED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; CART_ABANDONED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `CART_ABANDONED` when a checkout is left without payment and becomes an abandoned cart: an HTTP POST of a JSON `WebhookDeliveryAbandonedCart` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `CART_ABANDONED` when a checkout is left without payment and becomes an abandoned cart: an HTTP POST of a JSON `WebhookDeliveryAbandonedCart` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: by default `Webhook` › `retryAttempts` › `x-retry-schedule`, in seconds), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["cartAbandonedWebhook"];
         delete?: never;
@@ -1778,7 +1778,7 @@ export interface webhooks {
          * CUSTOMER_CREATED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; CUSTOMER_CREATED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `CUSTOMER_CREATED` when a customer is created (in the checkout or through the API): an HTTP POST of a JSON `WebhookDeliveryCustomer` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `CUSTOMER_CREATED` when a customer is created (in the checkout or through the API): an HTTP POST of a JSON `WebhookDeliveryCustomer` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: by default `Webhook` › `retryAttempts` › `x-retry-schedule`, in seconds), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["customerCreatedWebhook"];
         delete?: never;
@@ -1800,7 +1800,7 @@ export interface webhooks {
          * LEAD_CREATED delivery
          * @description **Inferred** — section 6 says the complete list of event names and the delivery payload are not shown; LEAD_CREATED completes the event names by resource.
          *
-         *     Sent to every active webhook of the store that subscribes to `LEAD_CREATED` when a lead is captured: an HTTP POST of a JSON `WebhookDeliveryLead` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
+         *     Sent to every active webhook of the store that subscribes to `LEAD_CREATED` when a lead is captured: an HTTP POST of a JSON `WebhookDeliveryLead` to the webhook `url`, with the webhook's custom `headers` added. Answer any 2XX within the webhook `timeout` to acknowledge it. Any other answer, a timeout or a connection error is retried up to `retryAttempts` times on the server's retry schedule (inferred: by default `Webhook` › `retryAttempts` › `x-retry-schedule`, in seconds), at least once even across a restart, keeping the same `webhook-id`; each attempt gets a new `webhook-timestamp` and `webhook-signature`.
          */
         post: operations["leadCreatedWebhook"];
         delete?: never;
