@@ -6,7 +6,6 @@ import type { Kysely } from 'kysely';
 import pino from 'pino';
 import type { OperationId } from './contract.ts';
 import { connectSqlite, type Store, sqliteKysely } from './db/database.ts';
-import { inTransaction, type RunInTransaction } from './db/in-transaction.ts';
 import { checkpointOnCommit, leaveCheckpointsToThread } from './db/sqlite-checkpointer.ts';
 import { commitTogether } from './db/sqlite-group-commit.ts';
 import { gatedTransactions } from './db/sqlite-restart-gate.ts';
@@ -49,8 +48,6 @@ function failureOf(error: unknown): Failure {
 /** Writes one transaction takes at most (`commitTogether`): more than a loaded server has connections. */
 const LARGEST_GROUP = 64;
 
-const alone: RunInTransaction<Database> = (work) => inTransaction(db, work);
-
 /** Runs calls that were waiting together as one group (`commitTogether`), and answers them in one message. */
 async function runTogether(calls: ThreadCall[]): Promise<void> {
   const revocations = revocationsSoFar();
@@ -59,7 +56,7 @@ async function runTogether(calls: ThreadCall[]): Promise<void> {
       (trx: Kysely<Database>) =>
         perform(handlers[call.operationId] as Handler<OperationId>, call, () => logger, depsFor(trx, store, network)),
   );
-  const settled = await commitTogether(db, database, works, alone);
+  const settled = await commitTogether(db, database, works);
   const keysRevoked = revocationsSoFar() !== revocations;
   const answers = calls.map(({ id }, index): ThreadAnswer => {
     const outcome = settled[index] as PromiseSettledResult<StoredReply>;

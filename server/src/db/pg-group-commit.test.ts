@@ -3,8 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { engines, freshStore } from '../../test/harness.ts';
 import type { Database } from '../resources/index.ts';
 import type { Store } from './database.ts';
-import type { Work } from './in-transaction.ts';
-import { inTransaction } from './in-transaction.ts';
+import { inTransaction, type Work } from './in-transaction.ts';
 import { ANSWERED_LATER_SQL, answeredLaterOf } from './pg-answered-later.ts';
 import { GroupCommit } from './pg-group-commit.ts';
 

@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
-import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { inTransaction } from './in-transaction.ts';
+import type { Work as WorkOf } from './in-transaction.ts';
 import { adaptNodeSqlite } from './sqlite-adapter.ts';
 import { commitTogether } from './sqlite-group-commit.ts';
 
@@ -10,7 +10,7 @@ interface Tables {
   lines: { item: string };
 }
 
-type Work = (trx: Transaction<Tables>) => Promise<number>;
+type Work = WorkOf<Tables, number>;
 
 describe('writes committed together on the embedded store', () => {
   let database: DatabaseSync;
@@ -29,7 +29,6 @@ describe('writes committed together on the embedded store', () => {
     db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: adaptNodeSqlite(database, hooks) }) });
   });
 
-  const alone = <Result>(work: (trx: Transaction<Tables>) => Promise<Result>) => inTransaction(db, work);
   const names = async () => (await db.selectFrom('items').select('name').orderBy('name').execute()).map((r) => r.name);
   /** Inserts an item, and answers how many items it then saw. */
   const insert =
@@ -40,7 +39,7 @@ describe('writes committed together on the embedded store', () => {
     };
 
   it('runs them in order in one transaction, each seeing the ones before it, and answers each', async () => {
-    const settled = await commitTogether(db, database, [insert('a'), insert('b'), insert('c')], alone);
+    const settled = await commitTogether(db, database, [insert('a'), insert('b'), insert('c')]);
     expect(settled).toEqual([
       { status: 'fulfilled', value: 1 },
       { status: 'fulfilled', value: 2 },
@@ -56,7 +55,7 @@ describe('writes committed together on the embedded store', () => {
       throw new Error('the handler refused');
     };
     const duplicate = insert('a');
-    const settled = await commitTogether(db, database, [insert('a'), failing, duplicate, insert('b')], alone);
+    const settled = await commitTogether(db, database, [insert('a'), failing, duplicate, insert('b')]);
     expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect(settled[1]).toEqual({ status: 'rejected', reason: new Error('the handler refused') });
     expect(String((settled[2] as PromiseRejectedResult).reason)).toContain('UNIQUE constraint failed: items.name');
@@ -70,7 +69,7 @@ describe('writes committed together on the embedded store', () => {
       await trx.insertInto('lines').values({ item: 'none' }).execute();
       return 0;
     };
-    const settled = await commitTogether(db, database, [insert('a'), dangling, insert('b')], alone);
+    const settled = await commitTogether(db, database, [insert('a'), dangling, insert('b')]);
     expect(settled).toEqual([
       { status: 'fulfilled', value: 1 },
       { status: 'rejected', reason: expect.objectContaining({ message: 'FOREIGN KEY constraint failed' }) },
@@ -86,14 +85,14 @@ describe('writes committed together on the embedded store', () => {
       await sql`ROLLBACK`.execute(trx);
       return 0;
     };
-    const settled = await commitTogether(db, database, [insert('a'), ending, insert('b')], alone);
+    const settled = await commitTogether(db, database, [insert('a'), ending, insert('b')]);
     expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await names()).toEqual(['a', 'b']);
     expect(database.isTransaction).toBe(false);
   });
 
   it('runs a write that waited alone in a transaction of its own', async () => {
-    expect(await commitTogether(db, database, [insert('a')], alone)).toEqual([{ status: 'fulfilled', value: 1 }]);
+    expect(await commitTogether(db, database, [insert('a')])).toEqual([{ status: 'fulfilled', value: 1 }]);
     expect(transactions).toBe(1);
   });
 });

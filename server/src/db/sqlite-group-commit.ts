@@ -1,7 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Kysely } from 'kysely';
-import { inTransaction, type RunInTransaction, type Work } from './in-transaction.ts';
-import { retryingWhenBusy } from './retry-when-busy.ts';
+import { inTransaction, type Work } from './in-transaction.ts';
 
 /**
  * Embedded-store writes that were waiting together, run in one transaction and committed by one COMMIT. A COMMIT
@@ -19,26 +18,24 @@ export async function commitTogether<DB, Result>(
   db: Kysely<DB>,
   database: Pick<DatabaseSync, 'isTransaction'>,
   works: Work<DB, Result>[],
-  alone: RunInTransaction<DB>,
 ): Promise<PromiseSettledResult<Result>[]> {
   if (works.length > 1) {
     try {
-      return await retryingWhenBusy(() =>
-        db.transaction().execute(async (trx) => {
-          const settled: PromiseSettledResult<Result>[] = [];
-          for (const work of works) {
-            settled.push(await settle(inTransaction(trx, work)));
-            if (!database.isTransaction) throw new Error('SQLite ended the transaction of a group of writes');
-          }
-          return settled;
-        }),
-      );
+      // A transaction of its own (db is the pool), run again from the start should SQLite refuse it as busy.
+      return await inTransaction(db, async (trx) => {
+        const settled: PromiseSettledResult<Result>[] = [];
+        for (const work of works) {
+          settled.push(await settle(inTransaction(trx, work)));
+          if (!database.isTransaction) throw new Error('SQLite ended the transaction of a group of writes');
+        }
+        return settled;
+      });
     } catch {
       // Nothing of the group was kept: below, each write runs again by itself.
     }
   }
   const settled: PromiseSettledResult<Result>[] = [];
-  for (const work of works) settled.push(await settle(alone(work)));
+  for (const work of works) settled.push(await settle(inTransaction(db, work)));
   return settled;
 }
 
