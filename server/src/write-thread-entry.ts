@@ -20,6 +20,7 @@ import {
   asText,
   type Failure,
   type ThreadAnswer,
+  type ThreadAnswers,
   type ThreadCall,
   type ThreadMessage,
   type WriteThreadOptions,
@@ -57,13 +58,12 @@ async function runTogether(calls: ThreadCall[]): Promise<void> {
         perform(handlers[call.operationId] as Handler<OperationId>, call, () => logger, depsFor(trx, store, network)),
   );
   const settled = await commitTogether(db, database, works);
-  const keysRevoked = revocationsSoFar() !== revocations;
   const answers = calls.map(({ id }, index): ThreadAnswer => {
     const outcome = settled[index] as PromiseSettledResult<StoredReply>;
-    if (outcome.status === 'rejected') return { id, keysRevoked, failure: failureOf(outcome.reason) };
-    return { id, keysRevoked, reply: textReplies ? asText(outcome.value) : outcome.value };
+    if (outcome.status === 'rejected') return { id, failure: failureOf(outcome.reason) };
+    return { id, reply: textReplies ? asText(outcome.value) : outcome.value };
   });
-  port?.postMessage(answers);
+  port?.postMessage({ keysRevoked: revocationsSoFar() !== revocations, answers } satisfies ThreadAnswers);
 }
 
 async function obey(instruction: Exclude<ThreadMessage, ThreadCall>): Promise<void> {

@@ -24,11 +24,14 @@ export function asText({ body, ...rest }: StoredReply): TextReply {
   return { ...rest, json: JSON.stringify(body) };
 }
 
-/** What the thread sends back for a call (write-thread-entry.ts). */
-export type ThreadAnswer = { id: number; keysRevoked: boolean } & (
-  | { reply: StoredReply | TextReply }
-  | { failure: Failure }
-);
+/** What the thread answers for a call (write-thread-entry.ts). */
+export type ThreadAnswer = { id: number } & ({ reply: StoredReply | TextReply } | { failure: Failure });
+
+/** What the thread sends back for the calls it ran together: their answers, and whether one of them revoked a key. */
+export interface ThreadAnswers {
+  keysRevoked: boolean;
+  answers: ThreadAnswer[];
+}
 
 /** A call to run, and the id its answer carries. */
 export interface ThreadCall {
@@ -95,10 +98,9 @@ export function startWriteThread(options: WriteThreadOptions): WriteThread {
     for (const waiter of pending.values()) waiter.reject(new Error(`the write thread ${reason}`));
     pending.clear();
   };
-  // The answers of the calls the thread ran together, in one message.
-  worker.on('message', (answers: ThreadAnswer[]) => {
+  worker.on('message', ({ keysRevoked, answers }: ThreadAnswers) => {
+    if (keysRevoked) forgetRememberedKeys();
     for (const answer of answers) {
-      if (answer.keysRevoked) forgetRememberedKeys();
       const waiter = pending.get(answer.id);
       pending.delete(answer.id);
       if ('reply' in answer) waiter?.resolve(answer.reply);
