@@ -33,17 +33,26 @@ const outcomes = (writes: Promise<number>[]) =>
     ),
   );
 
-/** Holds the one transaction of a GroupCommit of one until `release`, so that the writes after it wait together. */
-function holding(group: GroupCommit<Database>, id = 0) {
+/**
+ * Holds the one transaction of a GroupCommit of one until `release`, so that the writes after it wait together.
+ * Resolves once the held write runs (a write waits for the end of the event loop's turn).
+ */
+async function holding(group: GroupCommit<Database>, id = 0) {
   let release = () => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
+  let running = () => {};
+  const started = new Promise<void>((resolve) => {
+    running = resolve;
+  });
   const held = group.write(async (trx) => {
+    running();
     await record(id)(trx);
     await released;
     return 0;
   });
+  await started;
   return { held, release };
 }
 
@@ -73,14 +82,23 @@ describe.skipIf(!engines.includes('postgres'))('writes committed in groups (Post
     });
   });
 
-  it('runs a write that finds a transaction free at once, alone', async () => {
+  it('runs a write alone when no other arrives in its turn of the event loop', async () => {
     expect(await group.write(record(1))).toBe(10);
     expect(alone).toBe(1);
     expect((await rows()).map(({ id }) => id)).toEqual([1]);
   });
 
+  it('takes the writes of one turn of the event loop, the first included, into one transaction', async () => {
+    const writes = [1, 2, 3].map((id) => group.write(record(id)));
+    expect(await Promise.all(writes)).toEqual([10, 20, 30]);
+    const written = await rows();
+    expect(written.map(({ id }) => id)).toEqual([1, 2, 3]);
+    expect(new Set(written.map(({ tx }) => tx)).size).toBe(1);
+    expect(alone).toBe(0);
+  });
+
   it('commits the writes that waited together in one transaction, each with its own answer', async () => {
-    const { held, release } = holding(group);
+    const { held, release } = await holding(group);
     const writes = [1, 2, 3, 4, 5].map((id) => group.write(record(id, { answeredLater: id % 2 === 0 })));
     release();
     expect(await held).toBe(0);
@@ -95,7 +113,7 @@ describe.skipIf(!engines.includes('postgres'))('writes committed in groups (Post
   });
 
   it('sees, in each write, what the writes before it in its group wrote', async () => {
-    const { held, release } = holding(group);
+    const { held, release } = await holding(group);
     const count = (trx: Transaction<Database>) =>
       sql<{ n: number }>`SELECT count(*)::int AS n FROM grouped`.execute(trx).then(({ rows: [row] }) => row?.n ?? -1);
     const writes = [1, 2, 3].map((id) =>
@@ -110,7 +128,7 @@ describe.skipIf(!engines.includes('postgres'))('writes committed in groups (Post
   });
 
   it('runs a group again until the write that failed is alone: the others are kept once, the failure is its own', async () => {
-    const { held, release } = holding(group);
+    const { held, release } = await holding(group);
     const writes = [
       group.write(record(1)),
       group.write(record(2, { answeredLater: true })),
@@ -143,7 +161,7 @@ describe.skipIf(!engines.includes('postgres'))('writes committed in groups (Post
   });
 
   it('runs a group again in parts when one write fails by itself: before it together, it alone, after it together', async () => {
-    const { held, release } = holding(group);
+    const { held, release } = await holding(group);
     const writes = [1, 2, 3, 4, 5, 6].map((id) =>
       group.write(async (trx) => {
         if (id === 4) throw new Error('not found');
@@ -169,7 +187,7 @@ describe.skipIf(!engines.includes('postgres'))('writes committed in groups (Post
   });
 
   it('commits the others of a group together when the COMMIT names the write that failed, then takes half as many', async () => {
-    const first = holding(group);
+    const first = await holding(group);
     const writes = [1, 2, 3, 4, 5, 6].map((id) => group.write(record(id === 2 ? 0 : id, { answeredLater: true })));
     first.release();
     await first.held;
@@ -187,7 +205,7 @@ describe.skipIf(!engines.includes('postgres'))('writes committed in groups (Post
     expect(alone).toBe(2);
 
     // The failed group took six writes: the next groups take three, then four.
-    const second = holding(group, 10);
+    const second = await holding(group, 10);
     const more = [11, 12, 13, 14, 15, 16, 17].map((id) => group.write(record(id)));
     second.release();
     await second.held;
@@ -199,7 +217,7 @@ describe.skipIf(!engines.includes('postgres'))('writes committed in groups (Post
   });
 
   it('runs a group again when PostgreSQL refused its COMMIT for a statement its caller translated', async () => {
-    const { held, release } = holding(group);
+    const { held, release } = await holding(group);
     const first = group.write(record(1));
     const translated = group.write(async (trx) => {
       const { rows: inserted } = await sql`INSERT INTO grouped (id, tx) VALUES (1, 0)${ANSWERED_LATER_SQL}`.execute(
@@ -227,17 +245,24 @@ describe('writes committed in groups: a COMMIT whose outcome is unknown', () => 
       }),
     } as unknown as Kysely<Database>;
     let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = () => {};
+    const held = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
     const runs: string[] = [];
     const group = new GroupCommit(committing, 1, async <Result>(work: Work<Database, Result>) => {
       // The first write holds the one transaction; run again, a write would not wait.
       if (runs.push('alone') === 1) {
-        await new Promise<void>((resolve) => {
-          release = resolve;
-        });
+        holding();
+        await released;
       }
       return work({} as Transaction<Database>);
     });
     const first = group.write(async () => 'first');
+    await held;
     const waited = ['a', 'b'].map((name) =>
       group.write(async () => {
         runs.push(name);
