@@ -1860,8 +1860,9 @@ export interface components {
          *     RESOURCE_LIMIT_REACHED.
          *
          *     `x-messages` gives the Portuguese `error.message` each code carries where the case has no message of its
-         *     own (a refused status change names both statuses; a full store names its cap): **inferred**, the source
-         *     says only that the message is human-readable Portuguese. `x-statuses` gives the HTTP statuses each code
+         *     own, and `x-case-messages` the message of a case that has (a refused status change names both statuses'
+         *     labels, a full store its cap, a 429 the seconds to wait), `{name}` standing for the value it names:
+         *     **inferred**, the source says only that the message is human-readable Portuguese. `x-statuses` gives the HTTP statuses each code
          *     is answered with, the usual one first (`VALIDATION_ERROR` is also the 408 and 431 of a request HTTP itself
          *     refuses; see Responses): documented where section 7 pairs them, inferred for the rest.
          * @enum {string}
@@ -1873,7 +1874,14 @@ export interface components {
             location: "body" | "query" | "path" | "header";
             /** @description Dotted path of the field inside its location, e.g. `logistics.weight` or `productIds.3`. */
             path: string;
-            /** @description What is wrong, in Portuguese. */
+            /**
+             * @description What is wrong, in Portuguese.
+             *
+             *     **Inferred** (the source shows no reason): `x-reasons` gives the reason of each case the server explains
+             *     beyond a schema keyword, by case: a rule of the `Rule…` examples (under the rule's id, or under
+             *     `<rule id>.<case>` for each case of a rule worded in several ways), a referenced record that is not
+             *     there, a value already used, a request HTTP itself refuses. `{name}` stands for the value the reason names (an id, a field, a bound).
+             */
             reason: string;
             /** @description **Inferred** — for a rule checked beyond the schema, its id as the contract names it (`x-rule` on the `Rule…` example or schema that states it), e.g. `offer-window-order`; absent when a schema keyword failed. */
             rule?: string;
@@ -2480,7 +2488,8 @@ export interface components {
         };
         /**
          * @description **Documented** (section 2.6) — run the operation `name` with `data`. Operations: send_email and send_sms
-         *     documented; send_whatsapp inferred (templates have a whatsapp channel).
+         *     documented; send_whatsapp inferred (templates have a whatsapp channel). **Inferred**: `name` › `x-channels`
+         *     gives the template channel each operation sends on (its `template_id` is a template of that channel).
          */
         ActionStep: {
             id?: components["schemas"]["StepId"];
@@ -2587,7 +2596,8 @@ export interface components {
             };
         };
         /**
-         * @description Template channel (section 2.6).
+         * @description Template channel (section 2.6). **Inferred**: `x-labels` gives each channel's name in a reason (a missing
+         *     template of the channel).
          * @enum {string}
          */
         TemplateChannel: "email" | "sms" | "whatsapp";

@@ -1,7 +1,8 @@
 import { type components, errorCodeValues } from '../../generated/openapi.ts';
-import { enumTable, isText } from './contract.ts';
+import { contractValue, enumTable, isText, isTexts } from './contract.ts';
 import { AnsweredLater } from './db/pg-answered-later.ts';
 import { DuplicateRecord } from './domain/duplicate-record.ts';
+import { type WordedValues, worded } from './worded.ts';
 
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ErrorDetail = components['schemas']['ErrorDetail'];
@@ -17,6 +18,18 @@ const isStatuses = (entry: unknown): entry is number[] =>
   Array.isArray(entry) && entry.length > 0 && entry.every((status) => Number.isInteger(status) && status >= 400);
 /** The HTTP statuses each code is answered with, the usual one first: the contract's `ErrorCode` › `x-statuses`. */
 const STATUSES = enumTable('ErrorCode', 'x-statuses', errorCodeValues, isStatuses);
+
+const isCaseMessages = (table: unknown): table is Readonly<Partial<Record<ErrorCode, string>>> =>
+  isTexts(table) && Object.keys(table).every((code) => (errorCodeValues as readonly string[]).includes(code));
+/** The messages of the cases that have their own: the contract's `ErrorCode` › `x-case-messages`. */
+const CASE_MESSAGES = contractValue('#/components/schemas/ErrorCode/x-case-messages', isCaseMessages, 'case messages');
+
+/** The message of a case of `code` that has its own, its `{name}` placeholders filled from `values`. */
+export function caseMessage(code: ErrorCode, values: WordedValues): string {
+  const template = CASE_MESSAGES[code];
+  if (template === undefined) throw new Error(`the contract states no case message of ${code}`);
+  return worded(template, values, `the contract's case message of ${code}`);
+}
 
 export interface ApiErrorOptions {
   /** One of the code's statuses in the contract; its usual one when left out. */

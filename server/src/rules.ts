@@ -1,4 +1,6 @@
 import { detail, validationError } from './errors.ts';
+import { type Reason, reason } from './reasons.ts';
+import type { WordedValues } from './worded.ts';
 
 /**
  * One broken rule of a request, `path` dotted inside the body (`tiers.1.maxValue`). `rule` is the id the contract
@@ -11,8 +13,15 @@ export interface RuleIssue {
   reason: string;
 }
 
-/** The one way a handler or domain rule reports a broken rule (see RuleIssue). */
-export const ruleViolation = (rule: string, path: string, reason: string): RuleIssue => ({ rule, path, reason });
+/**
+ * The one way a handler or domain rule reports a broken rule (see RuleIssue): with the contract's reason of the
+ * rule (`x-reasons` under the rule's id) given `values`, or with `because`, the reason of one of its cases.
+ */
+export const ruleViolation = (rule: string, path: string, because: Reason | WordedValues = {}): RuleIssue => ({
+  rule,
+  path,
+  reason: typeof because === 'string' ? because : reason(rule, because),
+});
 
 /** The 400 VALIDATION_ERROR naming each issue as a body detail with its rule id (ErrorDetail.rule). */
 export const ruleError = (...issues: RuleIssue[]) =>

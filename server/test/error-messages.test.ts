@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { CONTRACT_PATH } from '../src/contract.ts';
 import { ApiError, type ErrorCode } from '../src/errors.ts';
+import { wordingOf } from '../src/worded.ts';
 
 interface ErrorExample {
   value?: { success?: boolean; error?: { code?: ErrorCode; message?: string }; meta?: { status?: number } };
@@ -10,7 +11,10 @@ interface ErrorExample {
 const { components } = YAML.parse(readFileSync(CONTRACT_PATH, 'utf8')) as {
   components: {
     examples: Record<string, ErrorExample>;
-    schemas: { ErrorResponse: { 'x-unlisted-answers': NonNullable<ErrorExample['value']>[] } };
+    schemas: {
+      ErrorResponse: { 'x-unlisted-answers': NonNullable<ErrorExample['value']>[] };
+      ErrorCode: { 'x-case-messages': Record<string, string> };
+    };
   };
 };
 // The named examples of responses, and the answers any operation may give beyond them (`x-unlisted-answers`).
@@ -25,18 +29,30 @@ const examples = [
     : [],
 );
 
-/** Codes whose example shows a message the handler builds for the case, not the code's default. */
-const SPECIFIC = new Set<ErrorCode>(['INVALID_STATUS_TRANSITION', 'RESOURCE_LIMIT_REACHED']);
+/** The codes with cases that have a message of their own (`x-case-messages`), each as a pattern of its messages. */
+const CASE_MESSAGES = new Map(
+  Object.entries(components.schemas.ErrorCode['x-case-messages']).map(([code, template]) => [
+    code,
+    wordingOf(template),
+  ]),
+);
 
 describe('error messages', () => {
   it('finds the error examples of the contract', () => {
     expect(examples.length).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(examples.filter(({ code }) => !SPECIFIC.has(code)))(
+  it.each(examples.filter(({ code }) => !CASE_MESSAGES.has(code)))(
     'gives $code the message of the contract example $name',
     ({ code, message }) => {
       expect(new ApiError(code).message).toBe(message);
+    },
+  );
+
+  it.each(examples.filter(({ code }) => CASE_MESSAGES.has(code)))(
+    'words $code as its case message of the contract, as the example $name shows',
+    ({ code, message }) => {
+      expect(message).toMatch(CASE_MESSAGES.get(code) ?? /^$/);
     },
   );
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { type components, triggerEventValues } from '../../../generated/openapi.ts';
-import { ruleBound } from '../contract.ts';
+import { type components, templateChannelValues, triggerEventValues } from '../../../generated/openapi.ts';
+import { contractValue, enumTable, isText, ruleBound } from '../contract.ts';
 import { type RuleIssue, ruleViolation } from '../rules.ts';
 
 // The rules of an automation the schema cannot state, shared by create, update, validate and add-step.
@@ -23,14 +23,23 @@ const TRIGGER_EVENTS: ReadonlySet<string> = new Set(triggerEventValues);
 
 export const isTriggerEvent = (name: string): name is TriggerEvent => TRIGGER_EVENTS.has(name);
 
-/** The channel each action sends on. */
-export const ACTION_CHANNELS: Record<ActionName, TemplateChannel> = {
-  send_email: 'email',
-  send_sms: 'sms',
-  send_whatsapp: 'whatsapp',
-};
+const ACTION_NAME = 'ActionStep/properties/name';
 
-const CHANNEL_LABELS: Record<TemplateChannel, string> = { email: 'email', sms: 'SMS', whatsapp: 'WhatsApp' };
+/** The actions of the contract (`ActionStep` › `name`'s enum, which `ActionName` is generated from). */
+const ACTION_NAMES = contractValue(
+  `#/components/schemas/${ACTION_NAME}/enum`,
+  (names): names is ActionName[] => Array.isArray(names) && names.every(isText),
+  'list of actions',
+);
+
+const isChannel = (channel: unknown): channel is TemplateChannel =>
+  (templateChannelValues as readonly unknown[]).includes(channel);
+
+/** The channel each action sends on: the contract's `ActionStep` › `name` › `x-channels`. */
+export const ACTION_CHANNELS = enumTable(ACTION_NAME, 'x-channels', ACTION_NAMES, isChannel);
+
+/** Each channel's name in a reason: the contract's `TemplateChannel` › `x-labels`. */
+const CHANNEL_LABELS = enumTable('TemplateChannel', 'x-labels', templateChannelValues, isText);
 
 /** SMS text limit (section 8): the contract's `template-sms-length` rule (TemplateCreate). */
 export const SMS_MAX_LENGTH = ruleBound('template-sms-length', ['then', 'properties', 'message', 'maxLength']);
@@ -53,9 +62,7 @@ export async function checkAutomation(
 ): Promise<ChainIssue[]> {
   const issues: ChainIssue[] = [];
   if (!isTriggerEvent(automation.trigger_event)) {
-    issues.push(
-      ruleViolation('automation-trigger-known', 'trigger_event', `evento desconhecido: ${automation.trigger_event}`),
-    );
+    issues.push(ruleViolation('automation-trigger-known', 'trigger_event', { event: automation.trigger_event }));
   }
   const { steps } = automation;
   const templateIds = steps.flatMap((step) =>
@@ -67,7 +74,7 @@ export async function checkAutomation(
   steps.forEach((step, index) => {
     if (step.id === undefined) return;
     if (indexById.has(step.id))
-      issues.push(ruleViolation('automation-step-id-unique', `steps.${index}.id`, `id de passo repetido: ${step.id}`));
+      issues.push(ruleViolation('automation-step-id-unique', `steps.${index}.id`, { id: step.id }));
     else indexById.set(step.id, index);
   });
 
@@ -75,19 +82,13 @@ export async function checkAutomation(
     const at = `steps.${index}`;
     if (step.type === 'delay') {
       if (!Number.isInteger(step.minutes) || step.minutes < 1) {
-        issues.push(
-          ruleViolation(
-            'automation-delay-minutes',
-            `${at}.minutes`,
-            'minutes deve ser um número inteiro de minutos, a partir de 1',
-          ),
-        );
+        issues.push(ruleViolation('automation-delay-minutes', `${at}.minutes`));
       }
     } else {
       issues.push(...checkAction(step, at, templates));
     }
     if (typeof step.nextId === 'string' && !indexById.has(step.nextId)) {
-      issues.push(ruleViolation('automation-next-step-exists', `${at}.nextId`, `nenhum passo com id ${step.nextId}`));
+      issues.push(ruleViolation('automation-next-step-exists', `${at}.nextId`, { id: step.nextId }));
     }
   });
 
@@ -101,46 +102,27 @@ function checkAction(
   templates: Map<string, { channel: TemplateChannel }>,
 ): ChainIssue[] {
   const channel = ACTION_CHANNELS[step.name];
-  if (!channel)
-    return [ruleViolation('automation-action-known', `${at}.name`, `operação desconhecida: ${String(step.name)}`)];
+  if (!channel) return [ruleViolation('automation-action-known', `${at}.name`, { name: String(step.name) })];
   const { template_id: templateId, message } = step.data;
   const issues: ChainIssue[] = [];
   if (templateId !== undefined) {
     if (templates.get(templateId)?.channel !== channel) {
       issues.push(
-        ruleViolation(
-          'automation-template-exists',
-          `${at}.data.template_id`,
-          `template de ${CHANNEL_LABELS[channel]} não encontrado nesta loja`,
-        ),
+        ruleViolation('automation-template-exists', `${at}.data.template_id`, { channel: CHANNEL_LABELS[channel] }),
       );
     }
   }
   if (channel === 'email') {
     if (templateId === undefined) {
-      issues.push(
-        ruleViolation(
-          'automation-email-template-required',
-          `${at}.data.template_id`,
-          'campo obrigatório para send_email',
-        ),
-      );
+      issues.push(ruleViolation('automation-email-template-required', `${at}.data.template_id`));
     }
     return issues;
   }
   if (message === undefined && templateId === undefined) {
-    issues.push(
-      ruleViolation(
-        'automation-message-or-template',
-        `${at}.data.message`,
-        `envie message ou template_id para ${step.name}`,
-      ),
-    );
+    issues.push(ruleViolation('automation-message-or-template', `${at}.data.message`, { action: step.name }));
   }
   if (channel === 'sms' && typeof message === 'string' && overSmsLimit(message)) {
-    issues.push(
-      ruleViolation('automation-sms-length', `${at}.data.message`, `SMS com mais de ${SMS_MAX_LENGTH} caracteres`),
-    );
+    issues.push(ruleViolation('automation-sms-length', `${at}.data.message`, { max: SMS_MAX_LENGTH }));
   }
   return issues;
 }
@@ -158,13 +140,7 @@ function cycles(steps: readonly Step[], indexById: Map<string, number>): ChainIs
       const next: string | null | undefined = steps[index]?.nextId;
       const target: number | undefined = typeof next === 'string' ? indexById.get(next) : undefined;
       if (target !== undefined && state.get(target) === 'walking') {
-        issues.push(
-          ruleViolation(
-            'automation-no-cycle',
-            `steps.${index}.nextId`,
-            `os passos formam um ciclo (${next} já vem antes)`,
-          ),
-        );
+        issues.push(ruleViolation('automation-no-cycle', `steps.${index}.nextId`, { id: String(next) }));
         break;
       }
       index = target;

@@ -1,6 +1,7 @@
 // The document rule of a customer (CPF 11 digits, CNPJ 14), checked again on an update's result: the contract's
 // `customer-document-digits` rule, one branch per document type.
 import { ruleSchemas, valueAt } from '../contract.ts';
+import { type Reason, reason } from '../reasons.ts';
 
 /** Each document type's pattern, from the rule's branches (`if` the type, `then` the number's pattern). */
 const DOCUMENT_PATTERNS = new Map<string, string>();
@@ -17,10 +18,11 @@ for (const branch of ruleSchemas('customer-document-digits')) {
 }
 
 /** Why a document number does not fit its type (CPF 11 digits, CNPJ 14), or undefined when it does. */
-export function documentProblem(documentType: string, documentNumber: string): string | undefined {
+export function documentProblem(documentType: string, documentNumber: string): Reason | undefined {
   const pattern = DOCUMENT_PATTERNS.get(documentType);
-  if (pattern === undefined) return `deve ser ${[...DOCUMENT_PATTERNS.keys()].join(' ou ')}`;
+  if (pattern === undefined)
+    return reason('customer-document-digits.type-unknown', { types: [...DOCUMENT_PATTERNS.keys()].join(' ou ') });
   if (new RegExp(pattern, 'u').test(documentNumber)) return undefined;
-  const digits = /\{(\d+)\}/.exec(pattern)?.[1];
-  return `um ${documentType} tem ${digits} dígitos, sem pontuação`;
+  const digits = /\{(\d+)\}/.exec(pattern)?.[1] ?? '';
+  return reason('customer-document-digits', { documentType, digits });
 }

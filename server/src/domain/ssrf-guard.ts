@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { type Reason, reason } from '../reasons.ts';
 
 /** Which webhook destinations the server may call (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
 export interface NetworkPolicy {
@@ -26,26 +27,26 @@ function isLocalName(hostname: string): boolean {
  * dotted form; ipaddr.js then names the range, and only `unicast` (public) addresses pass — so loopback, private,
  * link-local, unique-local, CGNAT, multicast, unspecified, IPv4-mapped/translated IPv6 and reserved are refused.
  */
-export function webhookUrlProblem(raw: string, policy: NetworkPolicy): string | undefined {
+export function webhookUrlProblem(raw: string, policy: NetworkPolicy): Reason | undefined {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return 'URL inválida';
+    return reason('webhook-url-public.invalid');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'apenas URLs http ou https são aceitas';
-  if (url.username !== '' || url.password !== '') return 'a URL não pode conter usuário ou senha';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return reason('webhook-url-public.scheme');
+  if (url.username !== '' || url.password !== '') return reason('webhook-url-public.credentials');
   if (policy.allowPrivateNetworks) return undefined;
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '');
   if (ipaddr.isValid(hostname)) {
     const range = ipaddr.parse(hostname).range();
-    return range === 'unicast' ? undefined : `o endereço não é público (${range})`;
+    return range === 'unicast' ? undefined : reason('webhook-url-public.address-not-public', { range });
   }
-  return isLocalName(hostname) ? 'o nome aponta para a rede local' : undefined;
+  return isLocalName(hostname) ? reason('webhook-url-public.local-name') : undefined;
 }
 
 const REFUSED_AFTER_LOOKUP = /^DNS lookup .* is not allowed\b/;
-const RESOLVED_NOT_PUBLIC = 'o nome resolve para um endereço que não é público';
+const RESOLVED_NOT_PUBLIC = reason('webhook-url-public.resolved-not-public');
 
 /** The URL was refused before any connection was made. */
 export class UnsafeWebhookUrlError extends Error {

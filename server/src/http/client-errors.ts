@@ -5,6 +5,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { originForm } from '../../../lib/origin-form.ts';
 import { ApiError, detail, errorBody, validationError } from '../errors.ts';
+import { reason } from '../reasons.ts';
 
 /**
  * What a request Node's HTTP parser refuses is answered, by the parser's error code: the status Node itself would
@@ -15,19 +16,17 @@ function clientErrorOf(code: string | undefined): ApiError {
     case 'HPE_HEADER_OVERFLOW':
       return new ApiError('VALIDATION_ERROR', {
         status: 431,
-        details: [detail('header', '', 'os cabeçalhos da requisição passam do limite do servidor (16 KiB)')],
+        details: [detail('header', '', reason('request-headers-too-large'))],
       });
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return new ApiError('PAYLOAD_TOO_LARGE');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new ApiError('VALIDATION_ERROR', {
         status: 408,
-        details: [detail('header', '', 'a requisição não chegou inteira dentro do prazo do servidor')],
+        details: [detail('header', '', reason('request-incomplete'))],
       });
     default:
-      return validationError([
-        detail('header', '', 'requisição HTTP malformada (linha de requisição, cabeçalho ou delimitação do corpo)'),
-      ]);
+      return validationError([detail('header', '', reason('request-malformed'))]);
   }
 }
 
@@ -89,7 +88,7 @@ export const readRequestTarget: RequestHandler = (req, _res, next) => {
   // Express copied the target before any middleware ran; the validator routes by this copy.
   req.originalUrl = originForm(req.originalUrl);
   if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return next();
-  next(validationError([detail('header', 'host', 'obrigatório em HTTP/1.1')]));
+  next(validationError([detail('header', 'host', reason('host-required'))]));
 };
 
 /**

@@ -2,7 +2,15 @@ import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { components } from '../../../generated/openapi.ts';
 import { malformedJsonReason, validationReason } from '../../../lib/validation-reasons.ts';
-import { ApiError, detail, type ErrorCode, type ErrorDetail, errorBody, validationError } from '../errors.ts';
+import {
+  ApiError,
+  caseMessage,
+  detail,
+  type ErrorCode,
+  type ErrorDetail,
+  errorBody,
+  validationError,
+} from '../errors.ts';
 import { RateLimitedError } from './authenticate.ts';
 import { MISSING_BODY, missingRequiredBody } from './required-body.ts';
 
@@ -85,7 +93,7 @@ export const errorHandler =
     if (error instanceof RateLimitedError) {
       const body: RateLimitBody = {
         success: false,
-        message: `Muitas requisições. Tente novamente em ${error.retryAfter} segundos.`,
+        message: caseMessage('RATE_LIMITED', { retryAfter: error.retryAfter }),
         error: 'RATE_LIMITED',
         retryAfter: error.retryAfter,
       };

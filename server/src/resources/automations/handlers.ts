@@ -84,8 +84,7 @@ export const automationHandlers = {
     const taken = new Set(current.steps.flatMap((step) => (step.id === undefined ? [] : [step.id])));
     const step: Step & { id: string } = { ...body.step, id: body.step.id ?? newStepId(taken) };
     const inserted = insertStep(current.steps, step, body.after);
-    if (!inserted)
-      throw ruleError(ruleViolation('automation-step-after-exists', 'after', `nenhum passo com id ${body.after}`));
+    if (!inserted) throw ruleError(ruleViolation('automation-step-after-exists', 'after', { id: String(body.after) }));
     const issues = await checkAutomation(
       { trigger_event: current.trigger_event, steps: inserted.steps },
       templatesOf(repositories, storeId),

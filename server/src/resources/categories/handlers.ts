@@ -2,12 +2,13 @@ import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { slugify } from '../../domain/slug.ts';
 import { duplicateAs, found } from '../../errors.ts';
+import { reason } from '../../reasons.ts';
 import { rejectRules, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { CategoryRecord } from './repository.ts';
 
-const slugTaken = (category: CategoryRecord) => ['name', `slug já utilizado: ${category.slug}`] as const;
+const slugTaken = (category: CategoryRecord) => ['name', reason('slug-taken', { slug: category.slug })] as const;
 
 export const categoryHandlers = {
   ...plainHandlers('categories', 'category', { deleteCategory: 'delete' }),
@@ -56,9 +57,7 @@ export const categoryHandlers = {
     const unknown = body.productIds
       .map((id, index) => ({ id, index }))
       .filter(({ id }) => !known.has(id))
-      .map(({ id, index }) =>
-        ruleViolation('category-products-of-store', `productIds.${index}`, `produto não encontrado: ${id}`),
-      );
+      .map(({ id, index }) => ruleViolation('category-products-of-store', `productIds.${index}`, { id }));
     rejectRules(unknown);
     const assignedCount = await repositories.categories.assignCategoryProducts(category.id, body.productIds, now());
     return { status: 200, body: ok({ success: true, assignedCount }) };

@@ -2,6 +2,7 @@ import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules.ts';
 import { duplicateAs, found } from '../../errors.ts';
+import { reason } from '../../reasons.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { Coupon } from './repository.ts';
@@ -13,7 +14,7 @@ function checkCouponRules(coupon: Coupon): void {
 }
 
 // The UNIQUE (store_id, code) constraint decides, so concurrent creates of one code leave exactly one.
-const codeTaken = (coupon: Coupon) => ['code', `código já utilizado: ${coupon.code}`] as const;
+const codeTaken = (coupon: Coupon) => ['code', reason('code-taken', { code: coupon.code })] as const;
 
 /** Coupons are never deleted (section 1): there is no deleteCoupon; PATCH `status: INACTIVE` retires one. */
 export const couponHandlers = {

@@ -3,6 +3,7 @@ import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { hashSecret, newKey } from '../../domain/secrets.ts';
 import { detail, found, referenceNotFound } from '../../errors.ts';
+import { reason } from '../../reasons.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import { deleted, type Handlers, ok } from '../operation.ts';
 
@@ -15,13 +16,13 @@ export const credentialHandlers = {
     const missing = storeIds
       .map((id, index) => ({ id, index }))
       .filter(({ id }) => !stores.has(id))
-      .map(({ id, index }) => detail('body', `storeIds.${index}`, `loja não encontrada: ${id}`));
+      .map(({ id, index }) => detail('body', `storeIds.${index}`, reason('store-not-found', { id })));
     if (missing.length > 0) throw referenceNotFound(missing);
     const at = now();
     // Compared as instants, whatever offset the caller wrote.
     const expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
     if (expiresAt !== null && expiresAt <= at) {
-      throw ruleError(ruleViolation('api-key-expires-in-future', 'expiresAt', 'deve ser um instante futuro'));
+      throw ruleError(ruleViolation('api-key-expires-in-future', 'expiresAt'));
     }
     const key = newKey(apiKeyForm);
     const apiKey = {

@@ -2,6 +2,7 @@ import { now } from '../../domain/clock.ts';
 import { documentProblem } from '../../domain/contact.ts';
 import { newId } from '../../domain/new-id.ts';
 import { duplicateAs, found, notFound } from '../../errors.ts';
+import { reason } from '../../reasons.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Deps, type Handlers, ok } from '../operation.ts';
@@ -14,7 +15,7 @@ function checkDocument(customer: CustomerRecord): void {
 }
 
 const documentTaken = (customer: CustomerRecord) =>
-  ['documentNumber', `documento já utilizado: ${customer.documentNumber}`] as const;
+  ['documentNumber', reason('document-taken', { document: customer.documentNumber })] as const;
 
 async function readShape({ repositories }: Deps, customer: CustomerRecord): Promise<Customer> {
   const [withStats] = await repositories.customers.withStats(customer.storeId, [customer]);

@@ -3,6 +3,7 @@ import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { requireWindow } from '../../domain/offer-rules.ts';
 import { found } from '../../errors.ts';
+import { reason } from '../../reasons.ts';
 import { type RuleIssue, rejectRules, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
@@ -42,38 +43,18 @@ function tierProblems(ruleType: DiscountRange['ruleType'], tiers: readonly Disco
     const low = ruleType === 'CART_VALUE' ? tier.minValue : tier.minQuantity;
     const high = ruleType === 'CART_VALUE' ? tier.maxValue : tier.maxQuantity;
     if (tier.discountType === 'PERCENT' && tier.discountAmount > 100) {
-      problems.push(
-        ruleViolation('percent-at-most-100', `tiers.${index}.discountAmount`, 'percentual deve ser no máximo 100'),
-      );
+      problems.push(ruleViolation('percent-at-most-100', `tiers.${index}.discountAmount`));
     }
     if (positions.has(tier.position)) {
-      problems.push(
-        ruleViolation(
-          'discount-range-tier-position-unique',
-          `tiers.${index}.position`,
-          'posição repetida entre as faixas',
-        ),
-      );
+      problems.push(ruleViolation('discount-range-tier-position-unique', `tiers.${index}.position`));
     }
     positions.add(tier.position);
     if (low === null) {
-      problems.push(
-        ruleViolation(
-          'discount-range-tier-bound',
-          `tiers.${index}.${minField}`,
-          `obrigatório quando ruleType é ${ruleType}`,
-        ),
-      );
+      problems.push(ruleViolation('discount-range-tier-bound', `tiers.${index}.${minField}`, { ruleType }));
       return;
     }
     if (high !== null && high < low) {
-      problems.push(
-        ruleViolation(
-          'discount-range-tier-order',
-          `tiers.${index}.${maxField}`,
-          `deve ser maior ou igual a ${minField}`,
-        ),
-      );
+      problems.push(ruleViolation('discount-range-tier-order', `tiers.${index}.${maxField}`, { field: minField }));
       return;
     }
     bounded.push({ index, low, high: high ?? Number.POSITIVE_INFINITY });
@@ -85,11 +66,7 @@ function tierProblems(ruleType: DiscountRange['ruleType'], tiers: readonly Disco
     if (previous && tier && tier.low <= previous.high) {
       const [first, second] = [previous.index, tier.index].sort((a, b) => a - b);
       problems.push(
-        ruleViolation(
-          'discount-range-tier-overlap',
-          `tiers.${second}.${minField}`,
-          `faixa sobreposta à faixa ${first}`,
-        ),
+        ruleViolation('discount-range-tier-overlap', `tiers.${second}.${minField}`, { tier: String(first) }),
       );
     }
   }
@@ -105,31 +82,21 @@ function checkRangeRules(range: DiscountRange, sent: DiscountRangeUpdate, sentTi
   requireWindow(range.startAt, range.endAt, 'endAt', 'startAt');
   const problems: RuleIssue[] = [];
   if (!range.appliesToAllProducts && range.productIds.length === 0) {
-    problems.push(
-      ruleViolation(
-        'discount-range-products-required',
-        'productIds',
-        'ao menos um produto quando appliesToAllProducts é false',
-      ),
-    );
+    problems.push(ruleViolation('discount-range-products-required', 'productIds'));
   }
   if (range.applyDiscountTo === 'ITEMS') {
     if (range.itemRangeStart === null) {
       problems.push(
-        ruleViolation('discount-range-item-range', 'itemRangeStart', 'obrigatório quando applyDiscountTo é ITEMS'),
+        ruleViolation('discount-range-item-range', 'itemRangeStart', reason('discount-range-item-range.required')),
       );
     } else if (range.itemRangeEnd !== null && range.itemRangeEnd < range.itemRangeStart) {
-      problems.push(
-        ruleViolation('discount-range-item-range-order', 'itemRangeEnd', 'não pode ser menor que itemRangeStart'),
-      );
+      problems.push(ruleViolation('discount-range-item-range-order', 'itemRangeEnd'));
     }
   } else {
     for (const field of ITEM_RANGE_FIELDS) {
       const value = sent[field];
       if (value !== undefined && value !== null) {
-        problems.push(
-          ruleViolation('discount-range-item-range', field, 'deve ser null quando applyDiscountTo é ENTIRE_CART'),
-        );
+        problems.push(ruleViolation('discount-range-item-range', field, reason('discount-range-item-range.null')));
       }
     }
   }

@@ -9,7 +9,7 @@ import type { Metatag } from './repository.ts';
 /** `ALL` means every page and is not combined with other pages. */
 function checkPages(pages: Metatag['pages']): void {
   if (pages.includes('ALL') && pages.length > 1) {
-    throw ruleError(ruleViolation('metatag-all-pages-alone', 'pages', 'ALL não pode ser combinado com outras páginas'));
+    throw ruleError(ruleViolation('metatag-all-pages-alone', 'pages'));
   }
 }
 

@@ -4,6 +4,7 @@ import { newId } from '../../domain/new-id.ts';
 import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules.ts';
 import { discountedPrice } from '../../domain/pricing.ts';
 import { detail, found, referenceNotFound } from '../../errors.ts';
+import { reason } from '../../reasons.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Deps, type Handlers, ok } from '../operation.ts';
@@ -17,9 +18,7 @@ function checkBumpRules(bump: OrderBump): void {
   requirePercentAtMost100(bump.discountType, bump.discountAmount, 'discountAmount');
   requireWindow(bump.startsAt, bump.endsAt, 'endsAt', 'startsAt');
   if (bump.minCartTotal !== null && bump.maxCartTotal !== null && bump.maxCartTotal < bump.minCartTotal) {
-    throw ruleError(
-      ruleViolation('order-bump-cart-total-order', 'maxCartTotal', 'deve ser maior ou igual a minCartTotal'),
-    );
+    throw ruleError(ruleViolation('order-bump-cart-total-order', 'maxCartTotal'));
   }
 }
 
@@ -54,7 +53,7 @@ async function priceFromCatalog(
     );
     if (!variant) {
       throw referenceNotFound([
-        detail('body', 'productVariantId', `variante não encontrada no produto: ${bump.productVariantId}`),
+        detail('body', 'productVariantId', reason('variant-not-in-product', { id: bump.productVariantId })),
       ]);
     }
     price = variant.price;
@@ -97,10 +96,7 @@ export const orderBumpHandlers = {
     checkBumpRules(bump);
     const { price, discountedPrice, cover } = await priceFromCatalog(deps, storeId, bump, body);
     const image = body.image ?? cover;
-    if (image === null)
-      throw ruleError(
-        ruleViolation('order-bump-image-required', 'image', 'obrigatório quando o produto não tem imagem'),
-      );
+    if (image === null) throw ruleError(ruleViolation('order-bump-image-required', 'image'));
     const orderBump: OrderBump = { ...bump, image, price, discountedPrice };
     await deps.repositories.orderBumps.createOrderBump(orderBump);
     return { status: 201, body: ok({ orderBump }) };

@@ -4,7 +4,7 @@ import { contractText, contractValue } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { lineTotal, toCents } from '../../domain/pricing.ts';
-import { ApiError, notFound } from '../../errors.ts';
+import { ApiError, caseMessage, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import type { CustomerRecord } from '../customers/repository.ts';
 import { type Handlers, ok } from '../operation.ts';
@@ -37,7 +37,7 @@ const NO_IMAGE = contractText(`${ORDER_ITEM}/x-no-image`);
 
 const statusChangeError = (from: OrderStatus, to: OrderStatus) =>
   new ApiError('INVALID_STATUS_TRANSITION', {
-    message: `Não é possível mudar o status de ${ORDER_STATUS_LABELS[from]} para ${ORDER_STATUS_LABELS[to]}.`,
+    message: caseMessage('INVALID_STATUS_TRANSITION', { from: ORDER_STATUS_LABELS[from], to: ORDER_STATUS_LABELS[to] }),
   });
 
 /** A dotted tag id segment: `PAC` → `pac`, `Sedex 10` → `sedex_10`. */
@@ -149,9 +149,7 @@ export const orderHandlers = {
     const subtotal = lineTotal(items);
     const totalCents = toCents(subtotal) + toCents(shipping.price) - toCents(discount ?? 0);
     if (totalCents < 0) {
-      throw ruleError(
-        ruleViolation('order-discount-within-total', 'discount', 'não pode ser maior que o subtotal mais o frete'),
-      );
+      throw ruleError(ruleViolation('order-discount-within-total', 'discount'));
     }
     const { paymentMethod } = body;
     const at = now();

@@ -1,13 +1,14 @@
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { duplicateAs, found } from '../../errors.ts';
+import { reason } from '../../reasons.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { PaymentDiscount } from './repository.ts';
 
 // The UNIQUE (store_id, payment_method) constraint decides, so concurrent creates for one method leave exactly one.
 const methodTaken = (discount: PaymentDiscount) =>
-  ['paymentMethod', `já existe um desconto para ${discount.paymentMethod} nesta loja`] as const;
+  ['paymentMethod', reason('payment-method-taken', { paymentMethod: discount.paymentMethod })] as const;
 
 export const paymentDiscountHandlers = {
   ...plainHandlers('paymentDiscounts', 'paymentDiscount', {

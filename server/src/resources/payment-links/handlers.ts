@@ -5,6 +5,7 @@ import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { discountCents, fromCents, toCents } from '../../domain/pricing.ts';
 import { detail, type ErrorDetail, found, referenceNotFound } from '../../errors.ts';
+import { reason } from '../../reasons.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import type { Coupon } from '../coupons/repository.ts';
 import { type Deps, type Handlers, ok } from '../operation.ts';
@@ -43,7 +44,9 @@ async function priceItems({ repositories }: Deps, storeId: string, items: Paymen
       products.set(item.productId, await repositories.products.getProductById(storeId, item.productId));
     const product = products.get(item.productId);
     if (!product) {
-      missing.push(detail('body', `cart.items.${index}.productId`, `produto não encontrado: ${item.productId}`));
+      missing.push(
+        detail('body', `cart.items.${index}.productId`, reason('product-not-found', { id: item.productId })),
+      );
       continue;
     }
     const variantId = item.variantId ?? null;
@@ -60,7 +63,9 @@ async function priceItems({ repositories }: Deps, storeId: string, items: Paymen
     if (!variants.has(product.id)) variants.set(product.id, await repositories.products.productVariants(product.id));
     const variant = variants.get(product.id)?.find((candidate) => candidate.id === variantId);
     if (!variant) {
-      missing.push(detail('body', `cart.items.${index}.variantId`, `variante não encontrada no produto: ${variantId}`));
+      missing.push(
+        detail('body', `cart.items.${index}.variantId`, reason('variant-not-in-product', { id: variantId })),
+      );
       continue;
     }
     priced.push({
@@ -77,13 +82,13 @@ async function priceItems({ repositories }: Deps, storeId: string, items: Paymen
 
 /** Why the coupon cannot be applied to a cart of `subtotalCents` right now, or null when it can. */
 function couponRefusal(coupon: Coupon | undefined, subtotalCents: number, at: string): string | null {
-  if (!coupon) return 'cupom não encontrado nesta loja';
-  if (coupon.status !== 'ACTIVE') return 'cupom inativo';
-  if (coupon.startsAt !== null && Date.parse(coupon.startsAt) > Date.parse(at)) return 'cupom ainda não vigente';
-  if (coupon.endsAt !== null && Date.parse(coupon.endsAt) <= Date.parse(at)) return 'cupom expirado';
-  if (coupon.maxUses !== null && coupon.usedCount >= coupon.maxUses) return 'cupom esgotado';
+  if (!coupon) return reason('coupon-not-found');
+  if (coupon.status !== 'ACTIVE') return reason('coupon-inactive');
+  if (coupon.startsAt !== null && Date.parse(coupon.startsAt) > Date.parse(at)) return reason('coupon-not-yet-valid');
+  if (coupon.endsAt !== null && Date.parse(coupon.endsAt) <= Date.parse(at)) return reason('coupon-expired');
+  if (coupon.maxUses !== null && coupon.usedCount >= coupon.maxUses) return reason('coupon-used-up');
   if (coupon.minCartTotal !== null && subtotalCents < toCents(coupon.minCartTotal)) {
-    return `o subtotal não atinge o mínimo do cupom (${coupon.minCartTotal})`;
+    return reason('coupon-below-minimum', { minimum: coupon.minCartTotal });
   }
   return null;
 }
@@ -95,7 +100,7 @@ export const checkoutHandlers = {
     const items = await priceItems(deps, storeId, body.cart.items);
     const subtotalCents = items.reduce((sum, item) => sum + toCents(item.price) * item.quantity, 0);
     if (subtotalCents > toCents(MONEY_MAX)) {
-      throw ruleError(ruleViolation('payment-link-subtotal-cap', 'cart.items', `o subtotal excede ${MONEY_MAX}`));
+      throw ruleError(ruleViolation('payment-link-subtotal-cap', 'cart.items', { max: MONEY_MAX }));
     }
 
     const at = now();
@@ -106,7 +111,7 @@ export const checkoutHandlers = {
       coupon = await repositories.coupons.couponByCode(storeId, couponCode.trim().toUpperCase());
       const refusal = couponRefusal(coupon, subtotalCents, at);
       if (refusal !== null || !coupon) {
-        throw referenceNotFound([detail('body', 'cart.couponCode', refusal ?? 'cupom não encontrado nesta loja')]);
+        throw referenceNotFound([detail('body', 'cart.couponCode', refusal ?? reason('coupon-not-found'))]);
       }
       discount = discountCents(subtotalCents, coupon.discountType, coupon.discountAmount);
     }

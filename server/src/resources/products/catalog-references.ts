@@ -1,5 +1,7 @@
 // References from offers and pricing records to the store's catalog (products, categories).
+
 import { detail, type ErrorDetail, referenceNotFound } from '../../errors.ts';
+import { reason } from '../../reasons.ts';
 import type { Repositories } from '../index.ts';
 
 /** A referenced id and the body path that carried it (`items.1.productId`, `triggerProductIds.0`). */
@@ -35,10 +37,10 @@ export async function requireReferences(
   const missing: ErrorDetail[] = [
     ...products
       .filter((ref) => !knownProducts.has(ref.id))
-      .map((ref) => detail('body', ref.path, `produto não encontrado: ${ref.id}`)),
+      .map((ref) => detail('body', ref.path, reason('product-not-found', { id: ref.id }))),
     ...categories
       .filter((ref) => !knownCategories.has(ref.id))
-      .map((ref) => detail('body', ref.path, `categoria não encontrada: ${ref.id}`)),
+      .map((ref) => detail('body', ref.path, reason('category-not-found', { id: ref.id }))),
   ];
   if (missing.length > 0) throw referenceNotFound(missing);
 }

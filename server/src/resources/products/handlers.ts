@@ -3,6 +3,7 @@ import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { slugify } from '../../domain/slug.ts';
 import { duplicateAs, found, notFound } from '../../errors.ts';
+import { reason } from '../../reasons.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { type ProductRecord, productOf } from './repository.ts';
@@ -12,16 +13,14 @@ type ProductCreate = components['schemas']['ProductCreate'];
 /** The rules the schema cannot state, checked on the product as it would be stored. */
 function checkProductRules(product: ProductRecord): void {
   if (product.type === 'PHYSICAL' && product.logistics === null) {
-    throw ruleError(
-      ruleViolation('product-logistics-when-physical', 'logistics', 'campo obrigatório quando o tipo é PHYSICAL'),
-    );
+    throw ruleError(ruleViolation('product-logistics-when-physical', 'logistics'));
   }
   if (product.discountedPrice !== null && product.discountedPrice >= product.price) {
-    throw ruleError(ruleViolation('product-discounted-below-price', 'discountedPrice', 'deve ser menor que price'));
+    throw ruleError(ruleViolation('product-discounted-below-price', 'discountedPrice'));
   }
 }
 
-const slugTaken = (product: ProductRecord) => ['slug', `slug já utilizado: ${product.slug}`] as const;
+const slugTaken = (product: ProductRecord) => ['slug', reason('slug-taken', { slug: product.slug })] as const;
 
 function newProduct(storeId: string, currency: string, body: ProductCreate): ProductRecord {
   const at = now();

@@ -1,4 +1,5 @@
 import { detail, type ErrorDetail, referenceNotFound } from '../../errors.ts';
+import { reason } from '../../reasons.ts';
 import type { Deps } from '../operation.ts';
 import type { ProductRecord, Variant } from './repository.ts';
 
@@ -50,7 +51,7 @@ export async function productLines(
       products.set(productId, await repositories.products.getProductById(storeId, productId));
     const product = products.get(productId);
     if (!product) {
-      problems.push(detail('body', `items.${index}.productId`, `produto não encontrado: ${line.productId}`));
+      problems.push(detail('body', `items.${index}.productId`, reason('product-not-found', { id: line.productId })));
       resolved.push(undefined);
       continue;
     }
@@ -60,7 +61,7 @@ export async function productLines(
       if (!variants.has(product.id)) variants.set(product.id, await repositories.products.productVariants(product.id));
       variant = variants.get(product.id)?.find((candidate) => candidate.id === variantId);
       if (!variant) {
-        problems.push(detail('body', `items.${index}.variantId`, `variante não encontrada: ${line.variantId}`));
+        problems.push(detail('body', `items.${index}.variantId`, reason('variant-not-found', { id: line.variantId })));
       }
     }
     resolved.push(productLine(product, variant));

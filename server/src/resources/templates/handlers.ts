@@ -5,6 +5,7 @@ import { overSmsLimit, SMS_MAX_LENGTH } from '../../domain/automation-chain.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { found } from '../../errors.ts';
+import { reason } from '../../reasons.ts';
 import { type RuleIssue, rejectRules, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
@@ -51,7 +52,9 @@ function checkChannelRules(channel: Template['channel'], fields: TemplateFields)
   const details: RuleIssue[] = [];
   const required = (key: keyof TemplateFields) => {
     if (fields[key] === null) {
-      details.push(ruleViolation('template-channel-fields', key, `campo obrigatório para templates de ${channel}`));
+      details.push(
+        ruleViolation('template-channel-fields', key, reason('template-channel-fields.required', { channel })),
+      );
     }
   };
   if (channel === 'email') {
@@ -59,12 +62,14 @@ function checkChannelRules(channel: Template['channel'], fields: TemplateFields)
     required('remetente_nome');
     required('remetente_email');
     if (fields.body === null && fields.html === null) {
-      details.push(ruleViolation('template-channel-fields', 'body', 'templates de email precisam de body ou html'));
+      details.push(
+        ruleViolation('template-channel-fields', 'body', reason('template-channel-fields.email-body-or-html')),
+      );
     }
   } else {
     required('message');
     if (channel === 'sms' && fields.message !== null && overSmsLimit(fields.message)) {
-      details.push(ruleViolation('template-sms-length', 'message', `SMS com no máximo ${SMS_MAX_LENGTH} caracteres`));
+      details.push(ruleViolation('template-sms-length', 'message', { max: SMS_MAX_LENGTH }));
     }
   }
   rejectRules(details);

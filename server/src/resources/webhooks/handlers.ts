@@ -2,7 +2,7 @@ import { operationOf } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { type NetworkPolicy, webhookUrlProblem } from '../../domain/ssrf-guard.ts';
-import { ApiError, found, notFound } from '../../errors.ts';
+import { ApiError, caseMessage, found, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
@@ -46,7 +46,7 @@ export const webhookHandlers = {
     };
     if (!(await repositories.webhooks.createWebhook(webhook, WEBHOOKS_PER_STORE))) {
       throw new ApiError('RESOURCE_LIMIT_REACHED', {
-        message: `A loja já tem o máximo de ${WEBHOOKS_PER_STORE} webhooks.`,
+        message: caseMessage('RESOURCE_LIMIT_REACHED', { limit: WEBHOOKS_PER_STORE }),
       });
     }
     return { status: 201, body: ok({ webhook: webhookOf(webhook) }) };

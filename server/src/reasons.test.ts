@@ -1,0 +1,100 @@
+// Every reason the server words is the contract's (`ErrorDetail` › `reason` › `x-reasons`): the ids it names are
+// stated, every stated reason is named, and the `Rule…` examples show the reasons the server gives.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadContract } from './contract.ts';
+import { reason } from './reasons.ts';
+import { wordingOf } from './worded.ts';
+
+const contract = loadContract() as unknown as {
+  components: {
+    schemas: { ErrorDetail: { properties: { reason: { 'x-reasons': Record<string, string> } } } };
+    examples: Record<string, { value?: { error?: { details?: { reason: string; rule?: string }[] } } }>;
+  };
+};
+const stated = contract.components.schemas.ErrorDetail.properties.reason['x-reasons'];
+
+const SRC = import.meta.dirname;
+const sources = (readdirSync(SRC, { recursive: true }) as string[])
+  .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+  .map((file) => readFileSync(path.join(SRC, file), 'utf8'));
+
+/** The arguments, as written, of the call whose `(` is just before `start` (split at its own commas). */
+function argumentsFrom(text: string, start: number): string[] {
+  const args: string[] = [];
+  let depth = 0;
+  let from = start;
+  for (let at = start; at < text.length; at += 1) {
+    const char = text[at] ?? '';
+    if ('([{'.includes(char)) depth += 1;
+    else if (depth === 0 && (char === ',' || char === ')')) {
+      args.push(text.slice(from, at).trim());
+      from = at + 1;
+      if (char === ')') break;
+    } else if (')]}'.includes(char)) depth -= 1;
+  }
+  return args.filter((arg) => arg !== '');
+}
+
+/**
+ * The reason ids the server names: those given to `reason('…')`, and the rule id of each `ruleViolation('…', …)`
+ * worded by the rule's own reason (no third argument, or the values of its placeholders): one given the reason of
+ * a case names that case's id where that reason is made.
+ */
+function namedReasons(): Set<string> {
+  const named = new Set<string>();
+  for (const text of sources) {
+    for (const [, id] of text.matchAll(/\breason\(\s*'([^']+)'/g)) if (id) named.add(id);
+    for (const call of text.matchAll(/\bruleViolation\(\s*'([^']+)'/g)) {
+      const because = argumentsFrom(text, (call.index ?? 0) + call[0].indexOf('(') + 1)[2];
+      if (call[1] && (because === undefined || because.startsWith('{'))) named.add(call[1]);
+    }
+  }
+  return named;
+}
+
+describe('reasons: the server words none the contract does not state', () => {
+  const named = namedReasons();
+
+  it('finds the reasons the server names', () => {
+    expect(named.size).toBeGreaterThan(40);
+  });
+
+  it('states every reason the server names', () => {
+    expect([...named].filter((id) => !Object.hasOwn(stated, id))).toEqual([]);
+  });
+
+  it('states no reason the server never names', () => {
+    expect(Object.keys(stated).filter((id) => !named.has(id))).toEqual([]);
+  });
+
+  it('shows in every example of a rule a reason the contract states', () => {
+    const shown = Object.entries(contract.components.examples).flatMap(([name, example]) =>
+      (example.value?.error?.details ?? [])
+        .filter(({ rule }) => rule !== undefined)
+        .map((detail) => ({ name, ...detail })),
+    );
+    expect(shown.length).toBeGreaterThanOrEqual(10);
+    // The rule's own reason, or one of its cases' (`<rule id>.<case>`).
+    const wordsOf = (rule = '') =>
+      Object.entries(stated)
+        .filter(([id]) => id === rule || id.startsWith(`${rule}.`))
+        .map(([, template]) => wordingOf(template));
+    expect(shown.filter(({ rule, reason }) => !wordsOf(rule).some((words) => words.test(reason)))).toEqual([]);
+  });
+});
+
+describe('reason', () => {
+  it('fills the placeholders of the stated reason', () => {
+    expect(reason('product-not-found', { id: 'abc' })).toBe('produto não encontrado: abc');
+    expect(reason('template-sms-length', { max: 160 })).toBe('SMS com no máximo 160 caracteres');
+    expect(reason('product-discounted-below-price')).toBe('deve ser menor que price');
+  });
+
+  it('refuses an id the contract does not state, and a placeholder left without a value', () => {
+    expect(() => reason('not-a-reason')).toThrow('the contract states no reason not-a-reason');
+    expect(() => reason('toString')).toThrow('the contract states no reason toString');
+    expect(() => reason('product-not-found')).toThrow("the contract's reason product-not-found names {id}");
+  });
+});

@@ -1,0 +1,15 @@
+/** Values for the `{name}` placeholders of a text the contract words (a reason, a case's message). */
+export type WordedValues = Readonly<Record<string, string | number>>;
+
+/** `template` with each `{name}` replaced by `values[name]`; a placeholder left without a value is a defect here. */
+export function worded(template: string, values: WordedValues, what: string): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`${what} names {${name}}, which was not given`);
+    return String(value);
+  });
+}
+
+/** The texts `template` words, as a pattern: each `{name}` any text but none (the contract's examples are held to it). */
+export const wordingOf = (template: string): RegExp =>
+  new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '.+')}$`, 'u');
