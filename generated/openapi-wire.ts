@@ -1880,7 +1880,10 @@ export interface components {
              *     **Inferred** (the source shows no reason): `x-reasons` gives the reason of each case the server explains
              *     beyond a schema keyword, by case: a rule of the `Rule…` examples (under the rule's id, or under
              *     `<rule id>.<case>` for each case of a rule worded in several ways), a referenced record that is not
-             *     there, a value already used, a request HTTP itself refuses. `{name}` stands for the value the reason names (an id, a field, a bound).
+             *     there, a value already used, a request HTTP itself refuses, text no store can keep. `{name}` stands for
+             *     the value the reason names (an id, a field, a bound). `x-keyword-reasons` gives the reason of a detail
+             *     for each JSON Schema keyword that fails (the validator's own message follows it in parentheses), and
+             *     `keyword-unknown` the reason for any other keyword.
              */
             reason: string;
             /** @description **Inferred** — for a rule checked beyond the schema, its id as the contract names it (`x-rule` on the `Rule…` example or schema that states it), e.g. `offer-window-order`; absent when a schema keyword failed. */

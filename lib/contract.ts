@@ -255,6 +255,23 @@ export function readContract(file = CONTRACT_PATH): ContractDocument {
   return ContractDocument.load(file);
 }
 
+let shipped: ContractDocument | undefined;
+
+/** openapi.yaml, read once in a process for all that reads it there (the server, the mock, the texts of lib/). */
+export function shippedContract(): ContractDocument {
+  shipped ??= readContract();
+  return shipped;
+}
+
+/** The deepest a JSON body may nest objects and arrays (`info` › `x-max-body-depth`); anything else stops start-up. */
+export function maxBodyDepth(contract: ContractDocument): number {
+  const depth = isObject(contract.doc.info) ? contract.doc.info['x-max-body-depth'] : undefined;
+  if (typeof depth !== 'number' || !Number.isSafeInteger(depth) || depth < 1) {
+    throw new Error("the contract's info x-max-body-depth is not a whole number of levels");
+  }
+  return depth;
+}
+
 /** A credential of the form a `bearerFormat` describes (each placeholder filled with `A`s), for tests and mocks. */
 export function bearerFormatExample(format: string): string {
   return format.replace(/<(\d+)?[^>]*>/g, (_placeholder, count?: string) => 'A'.repeat(Number(count ?? 8)));

@@ -1,8 +1,9 @@
 // Percent-escapes that do not decode (RFC 3986): `%zz`, a lone `%`, or bytes that are not UTF-8 (`%ED%A0%80`, a
 // surrogate). The server and the mock refuse them in a path or a query alike, rather than read them as text.
+import { reason } from './reasons.ts';
 
 /** The reason a detail gives for a parameter whose percent-escapes do not decode. */
-export const MALFORMED_ESCAPE = 'codificação percentual inválida (malformed URI)';
+export const MALFORMED_ESCAPE = reason('percent-escape-malformed');
 
 /** Whether `text` decodes as percent-encoded UTF-8. */
 export function decodes(text: string): boolean {

@@ -2,10 +2,11 @@
 // cannot hold it), a lone UTF-16 surrogate (not Unicode; it would read back as U+FFFD), nesting deeper than 32
 // levels (it would exhaust a validator's stack), and a JSON body that is not valid UTF-8. Shared so the server
 // and the mock refuse the same requests, with the same details.
-import type { JsonObject } from './contract.ts';
+import { type JsonObject, maxBodyDepth, shippedContract } from './contract.ts';
+import { reason } from './reasons.ts';
 
-/** The contract's nesting limit for a JSON body (see "Text and nesting" in openapi.yaml). */
-export const MAX_BODY_DEPTH = 32;
+/** The contract's nesting limit for a JSON body (`info` › `x-max-body-depth`, see "Text and nesting" there). */
+export const MAX_BODY_DEPTH = maxBodyDepth(shippedContract());
 
 export interface TextDetail extends JsonObject {
   location: 'body' | 'query';
@@ -14,16 +15,17 @@ export interface TextDetail extends JsonObject {
 }
 
 /** The detail for a JSON body whose bytes are not valid UTF-8. */
-export const BODY_NOT_UTF8: TextDetail = { location: 'body', path: '', reason: 'o corpo não é texto UTF-8 válido' };
+export const BODY_NOT_UTF8: TextDetail = { location: 'body', path: '', reason: reason('body-not-utf8') };
 
 const NUL = '\u0000';
 /** A UTF-16 surrogate not part of a pair: with the `u` flag only a lone one is seen as a surrogate code point. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
-const HOLDS_NUL = 'contém o caractere NUL (U+0000), que não pode ser armazenado';
-const HOLDS_LONE_SURROGATE = 'contém um substituto UTF-16 isolado (texto Unicode inválido)';
-const IN_A_KEY = 'um nome de campo ';
-const TOO_DEEP = `aninhamento acima de ${MAX_BODY_DEPTH} níveis`;
+const HOLDS_NUL = reason('text-holds-nul');
+const HOLDS_LONE_SURROGATE = reason('text-lone-surrogate');
+const TOO_DEEP = reason('body-too-deep', { max: MAX_BODY_DEPTH });
+/** A problem of an object key rather than of a value. */
+const inAKey = (problem: string) => reason('text-in-a-key', { problem });
 
 function textProblem(text: string): string | undefined {
   if (text.includes(NUL)) return HOLDS_NUL;
@@ -38,9 +40,9 @@ function textProblem(text: string): string | undefined {
 export const firstCharacters = (text: string, length: number): string => [...text].slice(0, length).join('');
 
 /** Whether a detail's reason is one of this rule's (for tools that sort refusals by the rule that made them). */
-export function isUnstorableTextReason(reason: string): boolean {
-  const problem = reason.startsWith(IN_A_KEY) ? reason.slice(IN_A_KEY.length) : reason;
-  return [HOLDS_NUL, HOLDS_LONE_SURROGATE, TOO_DEEP, BODY_NOT_UTF8.reason].includes(problem);
+export function isUnstorableTextReason(given: string): boolean {
+  const problems = [HOLDS_NUL, HOLDS_LONE_SURROGATE, TOO_DEEP, BODY_NOT_UTF8.reason];
+  return problems.some((problem) => given === problem || given === inAKey(problem));
 }
 
 /**
@@ -63,7 +65,7 @@ export function unstorableText(
   for (const [key, item] of Object.entries(value)) {
     const keyProblem = textProblem(key);
     // The key itself cannot be echoed in the path (it is what cannot be stored): name its parent.
-    if (keyProblem) return { location, path: path.join('.'), reason: `${IN_A_KEY}${keyProblem}` };
+    if (keyProblem) return { location, path: path.join('.'), reason: inAKey(keyProblem) };
     const found = unstorableText(item, location, [...path, key]);
     if (found) return found;
   }

@@ -12,8 +12,8 @@ import {
   type Json,
   type JsonObject,
   maxBodyBytes as maxBodyBytesOf,
-  readContract,
   requestIdRule,
+  shippedContract,
 } from '../../lib/contract.ts';
 import { queryIntegerNames } from '../../lib/query-integers.ts';
 
@@ -54,7 +54,7 @@ export interface Operation {
 }
 
 /** openapi.yaml, read once: the operations below and the validator's document both come from it. */
-const served = readContract();
+const served = shippedContract();
 
 /** The contract as the shared reader reads it (`$ref`s followed on demand), for what walks its schemas. */
 export const servedContract: ContractDocument = served;

@@ -1,8 +1,8 @@
 import { type components, errorCodeValues } from '../../generated/openapi.ts';
+import { type WordedValues, worded } from '../../lib/worded.ts';
 import { contractValue, enumTable, isText, isTexts } from './contract.ts';
 import { AnsweredLater } from './db/pg-answered-later.ts';
 import { DuplicateRecord } from './domain/duplicate-record.ts';
-import { type WordedValues, worded } from './worded.ts';
 
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ErrorDetail = components['schemas']['ErrorDetail'];

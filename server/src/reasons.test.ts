@@ -1,11 +1,11 @@
-// Every reason the server words is the contract's (`ErrorDetail` › `reason` › `x-reasons`): the ids it names are
+// Every reason the server (and lib/, shared with the mock) words is the contract's (`ErrorDetail` › `reason` › `x-reasons`): the ids it names are
 // stated, every stated reason is named, and the `Rule…` examples show the reasons the server gives.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reason } from '../../lib/reasons.ts';
+import { wordingOf } from '../../lib/worded.ts';
 import { loadContract } from './contract.ts';
-import { reason } from './reasons.ts';
-import { wordingOf } from './worded.ts';
 
 const contract = loadContract() as unknown as {
   components: {
@@ -15,10 +15,13 @@ const contract = loadContract() as unknown as {
 };
 const stated = contract.components.schemas.ErrorDetail.properties.reason['x-reasons'];
 
-const SRC = import.meta.dirname;
-const sources = (readdirSync(SRC, { recursive: true }) as string[])
-  .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
-  .map((file) => readFileSync(path.join(SRC, file), 'utf8'));
+/** Where reasons are worded: the server, lib/ (shared with the mock) and the mock. */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const sources = ['server/src', 'lib', 'scripts/mock'].flatMap((folder) =>
+  (readdirSync(path.join(ROOT, folder), { recursive: true }) as string[])
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .map((file) => readFileSync(path.join(ROOT, folder, file), 'utf8')),
+);
 
 /** The arguments, as written, of the call whose `(` is just before `start` (split at its own commas). */
 function argumentsFrom(text: string, start: number): string[] {

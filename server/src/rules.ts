@@ -1,6 +1,6 @@
+import { type Reason, reason } from '../../lib/reasons.ts';
+import type { WordedValues } from '../../lib/worded.ts';
 import { detail, validationError } from './errors.ts';
-import { type Reason, reason } from './reasons.ts';
-import type { WordedValues } from './worded.ts';
 
 /**
  * One broken rule of a request, `path` dotted inside the body (`tiers.1.maxValue`). `rule` is the id the contract

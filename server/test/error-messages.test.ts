@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { wordingOf } from '../../lib/worded.ts';
 import { CONTRACT_PATH } from '../src/contract.ts';
 import { ApiError, type ErrorCode } from '../src/errors.ts';
-import { wordingOf } from '../src/worded.ts';
 
 interface ErrorExample {
   value?: { success?: boolean; error?: { code?: ErrorCode; message?: string }; meta?: { status?: number } };

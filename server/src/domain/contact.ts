@@ -1,7 +1,8 @@
 // The document rule of a customer (CPF 11 digits, CNPJ 14), checked again on an update's result: the contract's
 // `customer-document-digits` rule, one branch per document type.
+
+import { type Reason, reason } from '../../../lib/reasons.ts';
 import { ruleSchemas, valueAt } from '../contract.ts';
-import { type Reason, reason } from '../reasons.ts';
 
 /** Each document type's pattern, from the rule's branches (`if` the type, `then` the number's pattern). */
 const DOCUMENT_PATTERNS = new Map<string, string>();

@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { type Reason, reason } from '../reasons.ts';
+import { type Reason, reason } from '../../../lib/reasons.ts';
 
 /** Which webhook destinations the server may call (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
 export interface NetworkPolicy {

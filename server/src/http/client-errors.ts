@@ -4,8 +4,8 @@ import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { originForm } from '../../../lib/origin-form.ts';
+import { reason } from '../../../lib/reasons.ts';
 import { ApiError, detail, errorBody, validationError } from '../errors.ts';
-import { reason } from '../reasons.ts';
 
 /**
  * What a request Node's HTTP parser refuses is answered, by the parser's error code: the status Node itself would

@@ -1,8 +1,8 @@
+import { reason } from '../../../../lib/reasons.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules.ts';
 import { duplicateAs, found } from '../../errors.ts';
-import { reason } from '../../reasons.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
 import type { Coupon } from './repository.ts';

@@ -1,9 +1,9 @@
+import { reason } from '../../../../lib/reasons.ts';
 import { allScopes, apiKeyForm, checkoutKeyForm } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { hashSecret, newKey } from '../../domain/secrets.ts';
 import { detail, found, referenceNotFound } from '../../errors.ts';
-import { reason } from '../../reasons.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import { deleted, type Handlers, ok } from '../operation.ts';
 

@@ -1,8 +1,8 @@
+import { reason } from '../../../../lib/reasons.ts';
 import { now } from '../../domain/clock.ts';
 import { documentProblem } from '../../domain/contact.ts';
 import { newId } from '../../domain/new-id.ts';
 import { duplicateAs, found, notFound } from '../../errors.ts';
-import { reason } from '../../reasons.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Deps, type Handlers, ok } from '../operation.ts';

@@ -1,9 +1,9 @@
 import type { components } from '../../../../generated/openapi.ts';
+import { reason } from '../../../../lib/reasons.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { requireWindow } from '../../domain/offer-rules.ts';
 import { found } from '../../errors.ts';
-import { reason } from '../../reasons.ts';
 import { type RuleIssue, rejectRules, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';

@@ -1,10 +1,10 @@
 import type { components } from '../../../../generated/openapi.ts';
+import { reason } from '../../../../lib/reasons.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { requirePercentAtMost100, requireWindow } from '../../domain/offer-rules.ts';
 import { discountedPrice } from '../../domain/pricing.ts';
 import { detail, found, referenceNotFound } from '../../errors.ts';
-import { reason } from '../../reasons.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Deps, type Handlers, ok } from '../operation.ts';

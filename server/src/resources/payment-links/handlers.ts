@@ -1,11 +1,11 @@
 import type { components } from '../../../../generated/openapi.ts';
+import { reason } from '../../../../lib/reasons.ts';
 import { firstCharacters } from '../../../../lib/storable-text.ts';
 import { contractCount, contractText, contractValue, isNumber } from '../../contract.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { discountCents, fromCents, toCents } from '../../domain/pricing.ts';
 import { detail, type ErrorDetail, found, referenceNotFound } from '../../errors.ts';
-import { reason } from '../../reasons.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import type { Coupon } from '../coupons/repository.ts';
 import { type Deps, type Handlers, ok } from '../operation.ts';

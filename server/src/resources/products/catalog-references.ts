@@ -1,7 +1,7 @@
 // References from offers and pricing records to the store's catalog (products, categories).
 
+import { reason } from '../../../../lib/reasons.ts';
 import { detail, type ErrorDetail, referenceNotFound } from '../../errors.ts';
-import { reason } from '../../reasons.ts';
 import type { Repositories } from '../index.ts';
 
 /** A referenced id and the body path that carried it (`items.1.productId`, `triggerProductIds.0`). */

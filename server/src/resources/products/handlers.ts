@@ -1,9 +1,9 @@
 import type { components } from '../../../../generated/openapi.ts';
+import { reason } from '../../../../lib/reasons.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { slugify } from '../../domain/slug.ts';
 import { duplicateAs, found, notFound } from '../../errors.ts';
-import { reason } from '../../reasons.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { type ProductRecord, productOf } from './repository.ts';

@@ -1,5 +1,5 @@
+import { reason } from '../../../../lib/reasons.ts';
 import { detail, type ErrorDetail, referenceNotFound } from '../../errors.ts';
-import { reason } from '../../reasons.ts';
 import type { Deps } from '../operation.ts';
 import type { ProductRecord, Variant } from './repository.ts';
 

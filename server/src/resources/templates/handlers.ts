@@ -1,11 +1,11 @@
 import type { components } from '../../../../generated/openapi.ts';
+import { reason } from '../../../../lib/reasons.ts';
 import { firstCharacters } from '../../../../lib/storable-text.ts';
 import { contractCount } from '../../contract.ts';
 import { overSmsLimit, SMS_MAX_LENGTH } from '../../domain/automation-chain.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { found } from '../../errors.ts';
-import { reason } from '../../reasons.ts';
 import { type RuleIssue, rejectRules, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import { type Handlers, ok } from '../operation.ts';
