@@ -59,6 +59,10 @@ export function allowHeader(methods: readonly string[]): string {
   return (upper.includes('GET') ? [...upper, 'HEAD'] : upper).join(', ');
 }
 
+/** A table of texts by name (`x-reasons`, `x-case-messages`). */
+export const isTexts = (table: unknown): table is Readonly<Record<string, string>> =>
+  isObject(table) && Object.values(table).every((text) => typeof text === 'string');
+
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

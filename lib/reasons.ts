@@ -1,5 +1,5 @@
-import { type ContractDocument, isObject, shippedContract } from './contract.ts';
-import { type WordedValues, worded } from './worded.ts';
+import { type ContractDocument, isTexts, shippedContract } from './contract.ts';
+import { type WordedValues, wordedEntry } from './worded.ts';
 
 /**
  * A reason of an error detail as the contract words it (`ErrorDetail` › `reason` › `x-reasons`), its `{name}`
@@ -12,10 +12,8 @@ const REASON = '#/components/schemas/ErrorDetail/properties/reason';
 /** A table of texts the contract states under `ErrorDetail` › `reason`; none, or not all texts, stops start-up. */
 function texts(contract: ContractDocument, extension: string): Readonly<Record<string, string>> {
   const table = contract.pointer(`${REASON}/${extension}`);
-  if (!isObject(table) || !Object.values(table).every((text) => typeof text === 'string')) {
-    throw new Error(`the contract states no table of texts at ${REASON}/${extension}`);
-  }
-  return table as Readonly<Record<string, string>>;
+  if (!isTexts(table)) throw new Error(`the contract states no table of texts at ${REASON}/${extension}`);
+  return table;
 }
 
 const REASONS = texts(shippedContract(), 'x-reasons');
@@ -23,11 +21,8 @@ const REASONS = texts(shippedContract(), 'x-reasons');
 const KEYWORD_REASONS = texts(shippedContract(), 'x-keyword-reasons');
 
 /** The contract's reason `id` with `values` in its placeholders (reasons.test.ts: every id used is stated). */
-export function reason(id: string, values: WordedValues = {}): Reason {
-  const template = Object.hasOwn(REASONS, id) ? REASONS[id] : undefined;
-  if (template === undefined) throw new Error(`the contract states no reason ${id}`);
-  return worded(template, values, `the contract's reason ${id}`) as Reason;
-}
+export const reason = (id: string, values: WordedValues = {}): Reason =>
+  wordedEntry(REASONS, id, values, `reason ${id}`) as Reason;
 
 /** The contract's reason for a failed JSON Schema keyword, if it lists the keyword. */
 export const keywordReason = (keyword: string): Reason | undefined =>

@@ -10,6 +10,21 @@ export function worded(template: string, values: WordedValues, what: string): st
   });
 }
 
+/**
+ * The entry `key` of a table of texts the contract states, worded with `values`; a key the table lacks (`what`
+ * names the entry in the error, `reason <id>`) is a defect here, as is a placeholder left without a value.
+ */
+export function wordedEntry(
+  table: Readonly<Record<string, string>>,
+  key: string,
+  values: WordedValues,
+  what: string,
+): string {
+  const template = Object.hasOwn(table, key) ? table[key] : undefined;
+  if (template === undefined) throw new Error(`the contract states no ${what}`);
+  return worded(template, values, `the contract's ${what}`);
+}
+
 /** The texts `template` words, as a pattern: each `{name}` any text but none (the contract's examples are held to it). */
 export const wordingOf = (template: string): RegExp =>
   new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '.+')}$`, 'u');

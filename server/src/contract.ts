@@ -107,9 +107,6 @@ export function operationOf(operationId: OperationId): Operation {
 
 /** An entry of a table of texts (`x-labels`, `x-messages`). */
 export const isText = (entry: unknown): entry is string => typeof entry === 'string';
-/** A table of texts by name (`x-reasons`, `x-case-messages`). */
-export const isTexts = (table: unknown): table is Readonly<Record<string, string>> =>
-  isObject(table) && Object.values(table).every(isText);
 /** A finite number the contract states (a bound, an amount). */
 export const isNumber = (entry: unknown): entry is number => typeof entry === 'number' && Number.isFinite(entry);
 

@@ -1,6 +1,7 @@
 import { type components, errorCodeValues } from '../../generated/openapi.ts';
-import { type WordedValues, worded } from '../../lib/worded.ts';
-import { contractValue, enumTable, isText, isTexts } from './contract.ts';
+import { isTexts } from '../../lib/contract.ts';
+import { type WordedValues, wordedEntry } from '../../lib/worded.ts';
+import { contractValue, enumTable, isText } from './contract.ts';
 import { AnsweredLater } from './db/pg-answered-later.ts';
 import { DuplicateRecord } from './domain/duplicate-record.ts';
 
@@ -25,11 +26,8 @@ const isCaseMessages = (table: unknown): table is Readonly<Partial<Record<ErrorC
 const CASE_MESSAGES = contractValue('#/components/schemas/ErrorCode/x-case-messages', isCaseMessages, 'case messages');
 
 /** The message of a case of `code` that has its own, its `{name}` placeholders filled from `values`. */
-export function caseMessage(code: ErrorCode, values: WordedValues): string {
-  const template = CASE_MESSAGES[code];
-  if (template === undefined) throw new Error(`the contract states no case message of ${code}`);
-  return worded(template, values, `the contract's case message of ${code}`);
-}
+export const caseMessage = (code: ErrorCode, values: WordedValues): string =>
+  wordedEntry(CASE_MESSAGES, code, values, `case message of ${code}`);
 
 export interface ApiErrorOptions {
   /** One of the code's statuses in the contract; its usual one when left out. */

@@ -1,5 +1,6 @@
-// Every reason the server (and lib/, shared with the mock) words is the contract's (`ErrorDetail` › `reason` › `x-reasons`): the ids it names are
-// stated, every stated reason is named, and the `Rule…` examples show the reasons the server gives.
+// Every reason the server (and lib/, shared with the mock) words is the contract's (`ErrorDetail` › `reason` ›
+// `x-reasons`): the ids it names are stated, every stated reason is named, and the `Rule…` examples show the reasons
+// the server gives.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
