@@ -39,11 +39,13 @@ function textProblem(text: string): string | undefined {
  */
 export const firstCharacters = (text: string, length: number): string => [...text].slice(0, length).join('');
 
+/** Every reason of this rule, of a value or of a key. */
+const UNSTORABLE_REASONS: ReadonlySet<string> = new Set(
+  [HOLDS_NUL, HOLDS_LONE_SURROGATE, TOO_DEEP, BODY_NOT_UTF8.reason].flatMap((problem) => [problem, inAKey(problem)]),
+);
+
 /** Whether a detail's reason is one of this rule's (for tools that sort refusals by the rule that made them). */
-export function isUnstorableTextReason(given: string): boolean {
-  const problems = [HOLDS_NUL, HOLDS_LONE_SURROGATE, TOO_DEEP, BODY_NOT_UTF8.reason];
-  return problems.some((problem) => given === problem || given === inAKey(problem));
-}
+export const isUnstorableTextReason = (given: string): boolean => UNSTORABLE_REASONS.has(given);
 
 /**
  * The first string or key under `value` that no text column can hold faithfully, or the first place nested
