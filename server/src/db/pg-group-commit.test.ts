@@ -38,22 +38,16 @@ const outcomes = (writes: Promise<number>[]) =>
  * Resolves once the held write runs (a write waits for the end of the event loop's turn).
  */
 async function holding(group: GroupCommit<Database>, id = 0) {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let running = () => {};
-  const started = new Promise<void>((resolve) => {
-    running = resolve;
-  });
+  const released = Promise.withResolvers<void>();
+  const started = Promise.withResolvers<void>();
   const held = group.write(async (trx) => {
-    running();
+    started.resolve();
     await record(id)(trx);
-    await released;
+    await released.promise;
     return 0;
   });
-  await started;
-  return { held, release };
+  await started.promise;
+  return { held, release: released.resolve };
 }
 
 describe.skipIf(!engines.includes('postgres'))('writes committed in groups (PostgreSQL)', () => {
@@ -244,32 +238,26 @@ describe('writes committed in groups: a COMMIT whose outcome is unknown', () => 
         },
       }),
     } as unknown as Kysely<Database>;
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let holding = () => {};
-    const held = new Promise<void>((resolve) => {
-      holding = resolve;
-    });
+    const released = Promise.withResolvers<void>();
+    const held = Promise.withResolvers<void>();
     const runs: string[] = [];
     const group = new GroupCommit(committing, 1, async <Result>(work: Work<Database, Result>) => {
       // The first write holds the one transaction; run again, a write would not wait.
       if (runs.push('alone') === 1) {
-        holding();
-        await released;
+        held.resolve();
+        await released.promise;
       }
       return work({} as Transaction<Database>);
     });
     const first = group.write(async () => 'first');
-    await held;
+    await held.promise;
     const waited = ['a', 'b'].map((name) =>
       group.write(async () => {
         runs.push(name);
         return name;
       }),
     );
-    release();
+    released.resolve();
     expect(await first).toBe('first');
     for (const write of waited) await expect(write).rejects.toBe(lost);
     expect(runs).toEqual(['alone', 'a', 'b']);
