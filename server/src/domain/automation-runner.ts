@@ -45,11 +45,12 @@ export async function continueRun(
     const templateId = step.data.template_id ?? null;
     if (templateId !== null) {
       const template = await templates.getTemplateById(run.storeId, templateId);
-      if (!template || template.channel !== channel) throw new Error(`template ${templateId} não encontrado`);
+      if (!template || template.channel !== channel)
+        throw new Error(`template ${templateId} not found for channel ${channel}`);
       subject = template.subject;
       content = (channel === 'email' ? (template.body ?? template.html) : template.message) ?? undefined;
     }
-    if (content === undefined) throw new Error(`passo ${step.id ?? position} sem mensagem`);
+    if (content === undefined) throw new Error(`step ${step.id ?? position} has no message`);
     return {
       id: newId(),
       storeId: run.storeId,
