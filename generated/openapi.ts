@@ -1861,7 +1861,9 @@ export interface components {
          *
          *     `x-messages` gives the Portuguese `error.message` each code carries where the case has no message of its
          *     own, and `x-case-messages` the message of a case that has (a refused status change names both statuses'
-         *     labels, a full store its cap, a 429 the seconds to wait), `{name}` standing for the value it names:
+         *     labels, a full store its cap, a 429 the seconds to wait; `<code>.<case>` for a case among several of one code,
+         *     such as the two 500s of `npm run mock` itself: Prism unreachable, or no answer in time), `{name}` standing
+         *     for the value it names:
          *     **inferred**, the source says only that the message is human-readable Portuguese. `x-statuses` gives the HTTP statuses each code
          *     is answered with, the usual one first (`VALIDATION_ERROR` is also the 408 and 431 of a request HTTP itself
          *     refuses; see Responses): documented where section 7 pairs them, inferred for the rest.

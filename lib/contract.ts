@@ -267,6 +267,15 @@ export function shippedContract(): ContractDocument {
   return shipped;
 }
 
+/** The language every text of the contract is worded in (`info` › `x-language`, a BCP 47 tag Intl knows). */
+export function contractLanguage(contract: ContractDocument): string {
+  const language = isObject(contract.doc.info) ? contract.doc.info['x-language'] : undefined;
+  if (typeof language !== 'string' || Intl.getCanonicalLocales(language)[0] !== language) {
+    throw new Error("the contract's info x-language is not a language tag");
+  }
+  return language;
+}
+
 /** The deepest a JSON body may nest objects and arrays (`info` › `x-max-body-depth`); anything else stops start-up. */
 export function maxBodyDepth(contract: ContractDocument): number {
   const depth = isObject(contract.doc.info) ? contract.doc.info['x-max-body-depth'] : undefined;

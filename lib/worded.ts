@@ -1,12 +1,25 @@
-/** Values for the `{name}` placeholders of a text the contract words (a reason, a case's message). */
-export type WordedValues = Readonly<Record<string, string | number>>;
+import { contractLanguage, shippedContract } from './contract.ts';
+
+/**
+ * Values for the `{name}` placeholders of a text the contract words (a reason, a case's message); a list reads as
+ * alternatives in the contract's language ("CPF ou CNPJ").
+ */
+export type WordedValues = Readonly<Record<string, string | number | readonly string[]>>;
+
+let alternatives: Intl.ListFormat | undefined;
+
+/** `items` as alternatives in the language the contract words its texts in (`info` › `x-language`). */
+function asAlternatives(items: readonly string[]): string {
+  alternatives ??= new Intl.ListFormat(contractLanguage(shippedContract()), { type: 'disjunction' });
+  return alternatives.format(items);
+}
 
 /** `template` with each `{name}` replaced by `values[name]`; a placeholder left without a value is a defect here. */
 export function worded(template: string, values: WordedValues, what: string): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`${what} names {${name}}, which was not given`);
-    return String(value);
+    return typeof value === 'object' ? asAlternatives(value) : String(value);
   });
 }
 

@@ -11,6 +11,7 @@ import {
   maxBodyBytes,
   type Operation,
 } from '../../lib/contract.ts';
+import { type WordedValues, worded } from '../../lib/worded.ts';
 import { type Detail, inServerOrder, parseViolations, requestViolations, violationDetails } from './violations.ts';
 
 /** A contract response the proxy can answer with. */
@@ -146,6 +147,20 @@ export function hasAnswerTime(body: Json): body is JsonObject & { meta: JsonObje
 export function answeredNow(body: Json): Json {
   if (!hasAnswerTime(body)) return body;
   return { ...body, meta: { ...body.meta, timestamp: new Date().toISOString() } };
+}
+
+/**
+ * The message of one of the mock's own 500s (`mockCase`: `mock-unreachable`, `mock-timeout`), as the spec words it:
+ * its `ErrorCode` › `x-case-messages` › `INTERNAL_ERROR.<mockCase>`, else the code's own message (`x-messages`),
+ * else, a spec that words neither, the code itself.
+ */
+export function internalErrorMessage(contract: ContractDocument, mockCase: string, values: WordedValues = {}): string {
+  const cases = contract.pointer('#/components/schemas/ErrorCode/x-case-messages');
+  const template = isObject(cases) ? cases[`INTERNAL_ERROR.${mockCase}`] : undefined;
+  if (typeof template === 'string')
+    return worded(template, values, `the spec's case message INTERNAL_ERROR.${mockCase}`);
+  const message = contract.pointer('#/components/schemas/ErrorCode/x-messages/INTERNAL_ERROR');
+  return typeof message === 'string' ? message : 'INTERNAL_ERROR';
 }
 
 /**

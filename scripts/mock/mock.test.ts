@@ -17,7 +17,8 @@ import {
   maxBodyBytes,
 } from '../../lib/contract.ts';
 import { getInAbsoluteForm } from '../test-helpers/absolute-form.ts';
-import { FIXTURE_SPEC, ROOT, specsUnderTest, writeTempSpec } from '../test-helpers/run.ts';
+import { CONTRACT_SPEC, FIXTURE_SPEC, ROOT, specsUnderTest, writeTempSpec } from '../test-helpers/run.ts';
+import { internalErrorMessage } from './answers.ts';
 import { type MockServer, startMock } from './mock.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the spec is walked as untyped YAML
@@ -512,13 +513,13 @@ describe('mock against openapi.yaml: what a partner notices', () => {
 describe('mock time-out', () => {
   let mock: MockServer;
   beforeAll(async () => {
-    mock = await startMock({ spec: FIXTURE_SPEC, port: 0, timeoutMs: 300 });
+    mock = await startMock({ spec: CONTRACT_SPEC, port: 0, timeoutMs: 300 });
   });
   afterAll(async () => {
     await mock?.close();
   });
 
-  it("answers a request that never completes with the contract's 500 INTERNAL_ERROR envelope", async () => {
+  it("answers a request that never completes with the contract's 500 INTERNAL_ERROR envelope and case message", async () => {
     const { port } = new URL(mock.url);
     const socket = net.connect(Number(port), '127.0.0.1');
     socket.write(
@@ -535,8 +536,18 @@ describe('mock time-out', () => {
     expect(head).toMatch(/^HTTP\/1\.1 500 /);
     expect(JSON.parse(body)).toMatchObject({
       success: false,
-      error: { code: 'INTERNAL_ERROR' },
+      error: { code: 'INTERNAL_ERROR', message: 'O mock não respondeu em 300 ms.' },
       meta: { status: 500 },
     });
+  });
+
+  it("words its own 500s from the spec, else with the code's message, else the code", async () => {
+    const contract = ContractDocument.load();
+    expect(internalErrorMessage(contract, 'mock-unreachable')).toBe('O mock não conseguiu falar com o Prism.');
+    const withoutCases = new ContractDocument({
+      components: { schemas: { ErrorCode: { 'x-messages': { INTERNAL_ERROR: 'Falhou.' } } } },
+    });
+    expect(internalErrorMessage(withoutCases, 'mock-timeout', { timeoutMs: 1 })).toBe('Falhou.');
+    expect(internalErrorMessage(new ContractDocument({}), 'mock-timeout')).toBe('INTERNAL_ERROR');
   });
 });

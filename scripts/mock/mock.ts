@@ -40,6 +40,7 @@ import {
   exampleAnswer,
   hasAnswerTime,
   internalError,
+  internalErrorMessage,
   loadContractErrors,
   type PrismReply,
   parseJson,
@@ -252,7 +253,7 @@ function forward(
   upstream.on('error', (error: NodeJS.ErrnoException) => {
     if (retry && error.code === 'ECONNRESET' && !res.writableEnded)
       return forward(up, req, body, res, operation, refused, false);
-    send(res, undefined, internalError(up.errors, 'O mock não conseguiu falar com o Prism.'));
+    send(res, undefined, internalError(up.errors, internalErrorMessage(up.contract, 'mock-unreachable')));
   });
   res.once('close', () => upstream.destroy());
   upstream.end(sent);
@@ -266,7 +267,11 @@ function handler(up: Upstream): http.RequestListener {
     const timer = setTimeout(() => {
       res.shouldKeepAlive = false;
       res.once('finish', () => req.socket.destroy());
-      send(res, undefined, internalError(up.errors, `O mock não respondeu em ${up.timeoutMs} ms.`));
+      send(
+        res,
+        undefined,
+        internalError(up.errors, internalErrorMessage(up.contract, 'mock-timeout', { timeoutMs: up.timeoutMs })),
+      );
     }, up.timeoutMs);
     res.once('close', () => clearTimeout(timer));
     // Every response has an X-Request-Id: the client's own when the contract allows it, as the server does.

@@ -21,7 +21,8 @@ const isStatuses = (entry: unknown): entry is number[] =>
 const STATUSES = enumTable('ErrorCode', 'x-statuses', errorCodeValues, isStatuses);
 
 const isCaseMessages = (table: unknown): table is Readonly<Partial<Record<ErrorCode, string>>> =>
-  isTexts(table) && Object.keys(table).every((code) => (errorCodeValues as readonly string[]).includes(code));
+  isTexts(table) &&
+  Object.keys(table).every((key) => (errorCodeValues as readonly string[]).includes(key.split('.')[0] ?? ''));
 /** The messages of the cases that have their own: the contract's `ErrorCode` › `x-case-messages`. */
 const CASE_MESSAGES = contractValue('#/components/schemas/ErrorCode/x-case-messages', isCaseMessages, 'case messages');
 

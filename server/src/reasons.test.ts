@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { reason } from '../../lib/reasons.ts';
 import { wordingOf } from '../../lib/worded.ts';
 import { loadContract } from './contract.ts';
+import { documentProblem } from './domain/contact.ts';
 
 const contract = loadContract() as unknown as {
   components: {
@@ -94,6 +95,14 @@ describe('reason', () => {
     expect(reason('product-not-found', { id: 'abc' })).toBe('produto não encontrado: abc');
     expect(reason('template-sms-length', { max: 160 })).toBe('SMS com no máximo 160 caracteres');
     expect(reason('product-discounted-below-price')).toBe('deve ser menor que price');
+  });
+
+  it('reads a list as alternatives in the language of the contract (info x-language)', () => {
+    expect(reason('customer-document-digits.type-unknown', { types: ['CPF', 'CNPJ'] })).toBe('deve ser CPF ou CNPJ');
+    expect(reason('customer-document-digits.type-unknown', { types: ['CPF', 'CNPJ', 'RG'] })).toBe(
+      'deve ser CPF, CNPJ ou RG',
+    );
+    expect(documentProblem('RG', '123')).toBe('deve ser CPF ou CNPJ');
   });
 
   it('refuses an id the contract does not state, and a placeholder left without a value', () => {

@@ -22,7 +22,7 @@ for (const branch of ruleSchemas('customer-document-digits')) {
 export function documentProblem(documentType: string, documentNumber: string): Reason | undefined {
   const pattern = DOCUMENT_PATTERNS.get(documentType);
   if (pattern === undefined)
-    return reason('customer-document-digits.type-unknown', { types: [...DOCUMENT_PATTERNS.keys()].join(' ou ') });
+    return reason('customer-document-digits.type-unknown', { types: [...DOCUMENT_PATTERNS.keys()] });
   if (new RegExp(pattern, 'u').test(documentNumber)) return undefined;
   const digits = /\{(\d+)\}/.exec(pattern)?.[1] ?? '';
   return reason('customer-document-digits', { documentType, digits });
