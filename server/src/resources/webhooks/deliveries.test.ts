@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect, vi } from 'vitest';
 import { RECORD_ID, UNKNOWN } from '../../../test/catalog.ts';
 import { describeEngines, test } from '../../../test/fixture.ts';
@@ -94,6 +95,63 @@ describeEngines(
         const last = receiver.delivered()[0];
         if (!last) throw new Error('the redelivery did not arrive');
         expect(verified(SECRET, last)).toMatchObject({ id: messageId, type: 'PRODUCT_CREATED' });
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    test("a keyed createProduct writes one delivery per subscribed webhook with its key's record, and its replay none", async ({
+      api,
+    }) => {
+      const receiver = await webhookReceiver(() => 204);
+      try {
+        const hook = (name: string) =>
+          api.POST('/api/v1/webhooks', {
+            body: {
+              name,
+              url: receiver.url(`/${name}`),
+              events: ['PRODUCT_CREATED'],
+              retryAttempts: 0,
+              timeout: 5000,
+              active: true,
+            },
+          });
+        const webhookIds = [(await hook('erp')).data?.data.webhook.id, (await hook('crm')).data?.data.webhook.id];
+        const key = randomUUID();
+        const create = () =>
+          api.POST('/api/v1/products', {
+            params: { header: { 'Idempotency-Key': key } },
+            body: { name: 'Caneca', type: 'DIGITAL', price: 10, status: 'ACTIVE' },
+          });
+        const first = await create();
+        const replay = await create();
+        expect(first.response.status).toBe(201);
+        expect(replay.response.status).toBe(201);
+        expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
+        expect(replay.data).toEqual(first.data);
+        const logOf = (webhookId = UNKNOWN) =>
+          api.GET('/api/v1/webhooks/{webhookId}/deliveries', { params: { path: { webhookId } } });
+        for (const webhookId of webhookIds) {
+          await vi.waitFor(
+            async () => expect((await logOf(webhookId)).data?.data.deliveries[0]?.status).toBe('DELIVERED'),
+            {
+              timeout: 15_000,
+              interval: 100,
+            },
+          );
+          const log = (await logOf(webhookId)).data?.data;
+          expect(log?.pagination.total).toBe(1);
+          expect(log?.deliveries[0]).toMatchObject({ webhookId, eventType: 'PRODUCT_CREATED' });
+        }
+        expect(receiver.received.map((request) => request.path).sort()).toEqual(['/crm', '/erp']);
+        const [message, ...more] = new Set(receiver.received.map((request) => request.headers['webhook-id']));
+        expect(more).toEqual([]);
+        const body = JSON.parse(receiver.received[0]?.body ?? 'null') as { id: string; data: unknown };
+        expect(body).toMatchObject({
+          id: message,
+          type: 'PRODUCT_CREATED',
+          data: { product: first.data?.data.product },
+        });
       } finally {
         await receiver.close();
       }
