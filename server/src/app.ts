@@ -77,6 +77,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   const replies = replyCache(store, config.validateResponses);
   const storage = {
     ...transactionalStorage(store, network),
+    textReplies: !config.validateResponses,
     ...(writeThread ? { writeThread } : {}),
     ...(replies ? { replies } : {}),
   };

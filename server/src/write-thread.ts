@@ -15,13 +15,13 @@ export type Failure =
  * A reply whose body is already JSON text (undefined for a reply without a body), sent as it is: the thread made
  * the text, so the request thread neither copies an object graph out of the message nor serialises it again.
  */
-export interface TextReply extends Omit<StoredReply, 'body'> {
+export interface TextReply extends Omit<StoredReply, 'body' | 'json'> {
   json: string | undefined;
 }
 
-/** A handler's reply with its body made JSON text once. */
-export function asText({ body, ...rest }: StoredReply): TextReply {
-  return { ...rest, json: JSON.stringify(body) };
+/** A handler's reply with its body as JSON text, made once (kept when the reply was recorded for its key). */
+export function asText({ body, json, ...rest }: StoredReply): TextReply {
+  return { ...rest, json: json ?? JSON.stringify(body) };
 }
 
 /** What the thread answers for a call (write-thread-entry.ts). */

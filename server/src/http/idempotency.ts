@@ -14,6 +14,8 @@ export interface StoredReply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** The body as JSON text, where it was made already (the reply recorded for an `Idempotency-Key`). */
+  json?: string;
 }
 
 /** Canonical JSON (keys sorted) so that the same body always hashes the same. */
@@ -39,12 +41,13 @@ async function remembered(
   { storeId, key }: { storeId: string; key: string },
   reply: StoredReply,
 ): Promise<StoredReply> {
-  if (succeeded(reply)) {
-    await repository.complete(storeId, key, reply.status, JSON.stringify(reply.body));
-  } else {
+  if (!succeeded(reply)) {
     await repository.release(storeId, key);
+    return reply;
   }
-  return reply;
+  const json = JSON.stringify(reply.body);
+  await repository.complete(storeId, key, reply.status, json);
+  return { ...reply, json };
 }
 
 /**
@@ -82,11 +85,8 @@ export async function runIdempotently(
       continue;
     }
     if (existing.requestHash !== hash) throw new ApiError('IDEMPOTENCY_KEY_MISMATCH');
-    return {
-      status: existing.status ?? 200,
-      body: JSON.parse(existing.body ?? 'null'),
-      headers: REPLAYED,
-    };
+    const json = existing.body ?? 'null';
+    return { status: existing.status ?? 200, body: JSON.parse(json), headers: REPLAYED, json };
   }
   return remembered(repository, { storeId, key }, await execute());
 }
@@ -128,6 +128,8 @@ export async function runClaimingAhead(
     }
     throw error;
   }
-  if (succeeded(reply)) await ahead.record(claimed, reply.status, JSON.stringify(reply.body));
-  return reply;
+  if (!succeeded(reply)) return reply;
+  const json = JSON.stringify(reply.body);
+  await ahead.record(claimed, reply.status, json);
+  return { ...reply, json };
 }

@@ -53,6 +53,11 @@ export interface Storage {
    */
   writeThread?: Pick<WriteThread, 'running' | 'run'>;
   /**
+   * Replies may be sent as JSON text made already (a reply recorded for its `Idempotency-Key`): not while responses
+   * are checked against the contract, which express-openapi-validator does on the object given to `res.json`.
+   */
+  textReplies?: boolean;
+  /**
    * Replies of the reads in `REUSABLE_REPLIES`, sent again while the store has not changed; undefined (a store
    * without a committed version): every read runs.
    */
@@ -103,11 +108,15 @@ export async function writeClaimingAhead(
   }
 }
 
-/** Sends a handler's reply: its body as JSON, or the JSON text the write thread already made of it. */
-function send(res: Response, reply: StoredReply | TextReply): void {
+/**
+ * Sends a handler's reply: the JSON text the write thread made of it, the text recorded for its key when `asText`
+ * (responses not checked against the contract), else its body as JSON.
+ */
+function send(res: Response, reply: StoredReply | TextReply, asText: boolean): void {
   if (reply.headers) res.set(reply.headers);
   if (reply.status === 204) res.status(204).end();
-  else if ('json' in reply) res.status(reply.status).type('json').send(reply.json);
+  else if (!('body' in reply)) res.status(reply.status).type('json').send(reply.json);
+  else if (asText && reply.json !== undefined) res.status(reply.status).type('json').send(reply.json);
   else res.status(reply.status).json(reply.body);
 }
 
@@ -153,7 +162,7 @@ export function contractRoutes(
               : await writeClaimingAhead(storage, call.idempotencyKey !== undefined, (deps, claimAhead) =>
                   perform(handler, call, logOf, deps, claimAhead),
                 );
-        send(res, reply);
+        send(res, reply, storage.textReplies === true);
       } catch (error) {
         next(error);
       }
