@@ -149,12 +149,19 @@ export function answeredNow(body: Json): Json {
   return { ...body, meta: { ...body.meta, timestamp: new Date().toISOString() } };
 }
 
+/** The mock's own 500s: Prism could not be reached, or did not answer in time. */
+export type MockFailure = 'mock-unreachable' | 'mock-timeout';
+
 /**
- * The message of one of the mock's own 500s (`mockCase`: `mock-unreachable`, `mock-timeout`), as the spec words it:
+ * The message of one of the mock's own 500s, as the spec words it:
  * its `ErrorCode` › `x-case-messages` › `INTERNAL_ERROR.<mockCase>`, else the code's own message (`x-messages`),
  * else, a spec that words neither, the code itself.
  */
-export function internalErrorMessage(contract: ContractDocument, mockCase: string, values: WordedValues = {}): string {
+export function internalErrorMessage(
+  contract: ContractDocument,
+  mockCase: MockFailure,
+  values: WordedValues = {},
+): string {
   const cases = contract.pointer('#/components/schemas/ErrorCode/x-case-messages');
   const template = isObject(cases) ? cases[`INTERNAL_ERROR.${mockCase}`] : undefined;
   if (typeof template === 'string')
