@@ -6,20 +6,18 @@ import { contractLanguage, shippedContract } from './contract.ts';
  */
 export type WordedValues = Readonly<Record<string, string | number | readonly string[]>>;
 
-let alternatives: Intl.ListFormat | undefined;
-
-/** `items` as alternatives in the language the contract words its texts in (`info` › `x-language`). */
-function asAlternatives(items: readonly string[]): string {
-  alternatives ??= new Intl.ListFormat(contractLanguage(shippedContract()), { type: 'disjunction' });
-  return alternatives.format(items);
-}
+/**
+ * A list as alternatives in the language the contract words its texts in (`info` › `x-language`), made at start-up
+ * so that a missing or malformed language stops it, as every other value the contract gives.
+ */
+const ALTERNATIVES = new Intl.ListFormat(contractLanguage(shippedContract()), { type: 'disjunction' });
 
 /** `template` with each `{name}` replaced by `values[name]`; a placeholder left without a value is a defect here. */
 export function worded(template: string, values: WordedValues, what: string): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`${what} names {${name}}, which was not given`);
-    return typeof value === 'object' ? asAlternatives(value) : String(value);
+    return typeof value === 'object' ? ALTERNATIVES.format(value) : String(value);
   });
 }
 

@@ -45,8 +45,13 @@ async function remembered(
     await repository.release(storeId, key);
     return reply;
   }
+  return recordedAs(reply, (json) => repository.complete(storeId, key, reply.status, json));
+}
+
+/** A successful reply, recorded for its key as JSON text by `record`: the same text is the one sent. */
+async function recordedAs(reply: StoredReply, record: (json: string) => Promise<void>): Promise<StoredReply> {
   const json = JSON.stringify(reply.body);
-  await repository.complete(storeId, key, reply.status, json);
+  await record(json);
   return { ...reply, json };
 }
 
@@ -129,7 +134,5 @@ export async function runClaimingAhead(
     throw error;
   }
   if (!succeeded(reply)) return reply;
-  const json = JSON.stringify(reply.body);
-  await ahead.record(claimed, reply.status, json);
-  return { ...reply, json };
+  return recordedAs(reply, (json) => ahead.record(claimed, reply.status, json));
 }
