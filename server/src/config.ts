@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/retry-schedule.ts';
+import { FAILED_AUTH_LIMIT_DEFAULT } from './http/failed-auth-throttle.ts';
 
 export interface Config {
   port: number;
@@ -28,7 +29,7 @@ export interface Config {
   automationMinuteMs: number;
   /** Webhooks may target loopback and private networks (WEBHOOK_ALLOW_PRIVATE_NETWORKS; local development, tests). */
   webhookAllowPrivateNetworks: boolean;
-  /** Failed authentications per client address per minute before 429 (AUTH_FAILURE_LIMIT). */
+  /** Failed authentications per client address in the contract's window before 429 (AUTH_FAILURE_LIMIT). */
   authFailureLimit: number;
 }
 
@@ -129,7 +130,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetrySchedule: retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
     automationMinuteMs: attempt(() => integer(env, 'AUTOMATION_MINUTE_MS', 60_000, 1, 60_000), 60_000),
     webhookAllowPrivateNetworks: attempt(() => flag(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'), false),
-    authFailureLimit: attempt(() => integer(env, 'AUTH_FAILURE_LIMIT', 30, 1, 1_000_000), 30),
+    authFailureLimit: attempt(
+      () => integer(env, 'AUTH_FAILURE_LIMIT', FAILED_AUTH_LIMIT_DEFAULT, 1, 1_000_000),
+      FAILED_AUTH_LIMIT_DEFAULT,
+    ),
   };
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     problems.push(
