@@ -21,6 +21,7 @@ import { ReplyCache } from './http/reply-cache.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireDeclaredBody } from './http/required-body.ts';
 import { contractRoutes } from './http/routes.ts';
+import { sharedFailedAuthThrottle } from './http/shared-failed-auth-throttle.ts';
 import { noteBodyNotUtf8, requireStorableInput, unsupportedCharset } from './http/storable-input.ts';
 import { trimValidatorStartUp } from './http/validator-start-up.ts';
 import { API_KEY_REVOKED_CHANNEL, revokesHeard } from './resources/credentials/key-revocations.ts';
@@ -96,6 +97,9 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   store.listen?.(API_KEY_REVOKED_CHANNEL, revokesHeard());
   const window = { max: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
   const rateLimiter = store.engine === 'postgres' ? sqlRateLimiter(store, window) : memoryRateLimiter(window);
+  // Failed authentications count against an address on every instance sharing PostgreSQL, as they are announced.
+  const ownFailedAuth = failedAuthThrottle(config.authFailureLimit);
+  const failedAuth = store.listen ? sharedFailedAuthThrottle(ownFailedAuth, store.db, store.listen) : ownFailedAuth;
 
   const validator = contractValidator(config.validateResponses);
   // Authentication runs after the route lookup and before request validation (see http/authenticate.ts); the
@@ -107,7 +111,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
       credentials: repositories.credentials,
       rateLimiter,
       adminToken: config.adminToken,
-      failedAuth: failedAuthThrottle(config.authFailureLimit),
+      failedAuth,
     }),
     continueOnceAuthenticated,
     parseJsonBody,

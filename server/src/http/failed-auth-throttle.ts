@@ -15,9 +15,9 @@ export interface FailedAuthThrottle {
 
 /**
  * Counts failed authentications per client address over the last `FAILED_AUTH_WINDOW_SECONDS` (a sliding log
- * of at most `limit` times per address), in memory: each instance counts its own, since the point is to make
- * guessing keys or the admin token slow, not to share an exact quota. A success does not reset the count, so
- * one valid key cannot launder guesses for another.
+ * of at most `limit` times per address), in memory; on PostgreSQL the other instances' failures reach it as they
+ * announce them (`shared-failed-auth-throttle.ts`). A success does not reset the count, so one valid key cannot
+ * launder guesses for another.
  */
 export function failedAuthThrottle(limit: number, now: () => number = Date.now): FailedAuthThrottle {
   const windowMs = FAILED_AUTH_WINDOW_SECONDS * 1000;
