@@ -10,7 +10,7 @@ import type { Database } from '../resources/index.ts';
 import { pgCommittedVersion, sqliteCommittedVersion } from './committed-version.ts';
 import { answerLater } from './pg-answered-later.ts';
 import { withServerOptions } from './pg-connection-options.ts';
-import { type Listener, type ListenHandlers, listenOn } from './pg-listener.ts';
+import { type Listener, type ListenHandlers, pgListener } from './pg-listener.ts';
 import { prepareStatements } from './pg-prepared-statements.ts';
 import { sharedConnections } from './pg-shared-connections.ts';
 import { adaptNodeSqlite } from './sqlite-adapter.ts';
@@ -176,15 +176,19 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
   const reads = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: sharedConnections(connection, READ_CONNECTIONS, prepareStatements) }),
   });
-  const listeners: Listener[] = [];
+  // One connection hears every channel, opened at the first.
+  let listener: Listener | undefined;
   return {
     db,
     reads,
     engine: 'postgres',
     committedVersion: { take: pgCommittedVersion(reads), roundTrip: true },
-    listen: (channel, handlers) => listeners.push(listenOn(connectionString, channel, handlers)),
+    listen: (channel, handlers) => {
+      listener ??= pgListener(connectionString);
+      listener.listen(channel, handlers);
+    },
     async close() {
-      await Promise.all(listeners.map((listener) => listener.close()));
+      await listener?.close();
       await Promise.all([db.destroy(), reads.destroy()]);
     },
   };

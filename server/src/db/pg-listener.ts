@@ -15,15 +15,21 @@ export interface ListenHandlers {
 }
 
 export interface Listener {
+  /** Hears `channel` from now on (LISTEN on the connection, now or as soon as it is up). */
+  listen(channel: string, handlers: ListenHandlers): void;
   close(): Promise<void>;
 }
 
 /**
- * A connection of its own that LISTENs on `channel` (NOTIFY is delivered only to a session that listens, so it
- * cannot share the pool), connecting again after a loss until closed.
+ * One connection of its own that LISTENs on every channel it is given (NOTIFY is delivered only to a session that
+ * listens, so it cannot share the pool), connecting again after a loss until closed.
  */
-export function listenOn(connectionString: string, channel: string, handlers: ListenHandlers): Listener {
+export function pgListener(connectionString: string): Listener {
+  const channels = new Map<string, ListenHandlers>();
+  /** The channels LISTEN holds for on the current connection. */
+  const heard = new Set<string>();
   let client: pg.Client | undefined;
+  let connecting = false;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   const again = () => {
@@ -31,42 +37,63 @@ export function listenOn(connectionString: string, channel: string, handlers: Li
     retry = setTimeout(connect, RECONNECT_MS);
     retry.unref();
   };
+  /** LISTENs on each channel not heard yet on `on`; a failure ends the connection, which connects again. */
+  const listenAll = async (on: pg.Client) => {
+    for (const [channel, handlers] of channels) {
+      if (heard.has(channel)) continue;
+      heard.add(channel);
+      try {
+        await on.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      } catch {
+        heard.delete(channel);
+        await on.end().catch(() => {});
+        return;
+      }
+      if (client === on) handlers.hearing(true);
+    }
+  };
   const connect = async () => {
+    if (closed || connecting || client) return;
+    connecting = true;
     const next = new pg.Client({ connectionString });
-    next.on('notification', (message) => {
-      if (message.channel === channel) handlers.notified(message.payload ?? '');
-    });
+    next.on('notification', (message) => channels.get(message.channel)?.notified(message.payload ?? ''));
     // An error is followed by 'end'; without a listener it would be thrown.
     next.on('error', () => {});
     next.on('end', () => {
       if (client !== next) return;
       client = undefined;
-      handlers.hearing(false);
+      for (const channel of heard) channels.get(channel)?.hearing(false);
+      heard.clear();
       again();
     });
     try {
       await next.connect();
-      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     } catch {
+      connecting = false;
       await next.end().catch(() => {});
       again();
       return;
     }
+    connecting = false;
     if (closed) {
       await next.end().catch(() => {});
       return;
     }
     client = next;
-    handlers.hearing(true);
+    await listenAll(next);
   };
-  void connect();
   return {
+    listen(channel, handlers) {
+      channels.set(channel, handlers);
+      if (client) void listenAll(client);
+      else void connect();
+    },
     async close() {
       closed = true;
       clearTimeout(retry);
       const current = client;
       client = undefined;
-      handlers.closed();
+      for (const handlers of channels.values()) handlers.closed();
       await current?.end().catch(() => {});
     },
   };
