@@ -3,7 +3,7 @@ import { contractCount } from '../contract.ts';
 /** Failures count for this long: the contract's `info` › `x-failed-auth-window` (see its Authentication section). */
 export const FAILED_AUTH_WINDOW_SECONDS = contractCount('#/info/x-failed-auth-window');
 
-/** Failures an address may have in the window before 429, unless `AUTH_FAILURE_LIMIT` says otherwise: `x-failed-auth-limit`. */
+/** Failures an address may have in the window before 429 unless `AUTH_FAILURE_LIMIT` says: `x-failed-auth-limit`. */
 export const FAILED_AUTH_LIMIT_DEFAULT = contractCount('#/info/x-failed-auth-limit');
 
 export interface FailedAuthThrottle {
