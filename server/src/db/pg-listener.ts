@@ -26,7 +26,8 @@ export interface Listener {
  */
 export function pgListener(connectionString: string): Listener {
   const channels = new Map<string, ListenHandlers>();
-  /** The channels LISTEN holds for on the current connection. */
+  /** The channels LISTEN was sent for on the current connection, and those it holds for (told `hearing`). */
+  const asked = new Set<string>();
   const heard = new Set<string>();
   let client: pg.Client | undefined;
   let connecting = false;
@@ -37,19 +38,21 @@ export function pgListener(connectionString: string): Listener {
     retry = setTimeout(connect, RECONNECT_MS);
     retry.unref();
   };
-  /** LISTENs on each channel not heard yet on `on`; a failure ends the connection, which connects again. */
+  /** LISTENs on each channel not asked for yet on `on`; a failure ends the connection, which connects again. */
   const listenAll = async (on: pg.Client) => {
     for (const [channel, handlers] of channels) {
-      if (heard.has(channel)) continue;
-      heard.add(channel);
+      if (asked.has(channel)) continue;
+      asked.add(channel);
       try {
         await on.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       } catch {
-        heard.delete(channel);
+        asked.delete(channel);
         await on.end().catch(() => {});
         return;
       }
-      if (client === on) handlers.hearing(true);
+      if (client !== on) return;
+      heard.add(channel);
+      handlers.hearing(true);
     }
   };
   const connect = async () => {
@@ -64,6 +67,7 @@ export function pgListener(connectionString: string): Listener {
       client = undefined;
       for (const channel of heard) channels.get(channel)?.hearing(false);
       heard.clear();
+      asked.clear();
       again();
     });
     try {
