@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../src/db/database.ts';
-import { type ListenHandlers, pgListener } from '../src/db/pg-listener.ts';
+import { withServerOptions } from '../src/db/pg-connection-options.ts';
+import { announce, type ListenHandlers, pgListener } from '../src/db/pg-listener.ts';
 import { engines, freshStore, TEST_DATABASE_URL } from './harness.ts';
 
 /** What a channel's handlers were told, in order. */
@@ -21,7 +22,7 @@ describe.skipIf(!engines.includes('postgres'))('pgListener (PostgreSQL)', () => 
   let close: () => Promise<void>;
   const suffix = randomUUID().slice(0, 8);
   const channels = [`listener_a_${suffix}`, `listener_b_${suffix}`] as const;
-  const notify = (channel: string, payload: string) => sql`SELECT pg_notify(${channel}, ${payload})`.execute(store.db);
+  const notify = (channel: string, payload: string) => announce(store.db, channel, payload);
   /** The backends that listen on one of this test's channels (their sessions, seen from another). */
   const listening = () =>
     sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE query LIKE ${`LISTEN "listener_%_${suffix}"`}`
@@ -33,8 +34,9 @@ describe.skipIf(!engines.includes('postgres'))('pgListener (PostgreSQL)', () => 
   });
   afterAll(() => close());
 
-  it('hears every channel on one connection, and hears them all again after the connection is lost', async () => {
-    const listener = pgListener(TEST_DATABASE_URL);
+  it('hears every channel of its schema on one connection, and hears them all again after the connection is lost', async () => {
+    const { rows } = await sql<{ name: string }>`SELECT current_schema() AS name`.execute(store.db);
+    const listener = pgListener(withServerOptions(TEST_DATABASE_URL, `-c search_path=${rows[0]?.name}`));
     const [a, b] = [recorder(), recorder()];
     try {
       listener.listen(channels[0], a.handlers);
@@ -43,6 +45,8 @@ describe.skipIf(!engines.includes('postgres'))('pgListener (PostgreSQL)', () => 
       const backends = await listening();
       expect(backends).toHaveLength(1);
 
+      // Sent first from another schema, and so (NOTIFYs of one session arrive in order) dropped before 'one'.
+      await sql`SELECT pg_notify(${channels[0]}, 'another_schema elsewhere')`.execute(store.db);
       await notify(channels[0], 'one');
       await notify(channels[1], 'two');
       await vi.waitFor(() =>

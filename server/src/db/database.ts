@@ -184,7 +184,7 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
     engine: 'postgres',
     committedVersion: { take: pgCommittedVersion(reads), roundTrip: true },
     listen: (channel, handlers) => {
-      listener ??= pgListener(connectionString);
+      listener ??= pgListener(connection);
       listener.listen(channel, handlers);
     },
     async close() {

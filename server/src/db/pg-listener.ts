@@ -1,3 +1,4 @@
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 
 /** How long a listener waits before connecting again after its connection is lost or refused. */
@@ -21,10 +22,36 @@ export interface Listener {
 }
 
 /**
- * One connection of its own that LISTENs on every channel it is given (NOTIFY is delivered only to a session that
- * listens, so it cannot share the pool), connecting again after a loss until closed.
+ * Announces `payload` on `channel` to the instances working in the same schema as `db` (other schemas of the
+ * database are other deployments): the payload leaves prefixed with the schema, which `pgListener` reads off.
  */
-export function pgListener(connectionString: string): Listener {
+export async function announce<DB>(db: Kysely<DB>, channel: string, payload: string): Promise<void> {
+  await sql`SELECT pg_notify(${channel}, current_schema() || ' ' || ${payload}::text)`.execute(db);
+}
+
+/** The payload `announce` sent from `schema`, without its prefix; undefined when sent from another schema. */
+function announcedIn(schema: string | undefined, payload: string): string | undefined {
+  const space = payload.indexOf(' ');
+  return schema !== undefined && payload.slice(0, space) === schema ? payload.slice(space + 1) : undefined;
+}
+
+/** Connects `client` and reads the schema it works in; undefined when it was refused or lost first. */
+async function schemaOnceUp(client: pg.Client): Promise<string | undefined> {
+  try {
+    await client.connect();
+    return (await client.query<{ name: string }>('SELECT current_schema() AS name')).rows[0]?.name;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One connection of its own that LISTENs on every channel it is given (NOTIFY is delivered only to a session that
+ * listens, so it cannot share the pool), connecting again after a loss until closed. It works in the schema the
+ * pool does (`connection` carries the same options) and hands on only what was `announce`d from that schema,
+ * without its prefix.
+ */
+export function pgListener(connection: { connectionString: string; options: string }): Listener {
   const channels = new Map<string, ListenHandlers>();
   /** The channels LISTEN was sent for on the current connection, and those it holds for (told `hearing`). */
   const asked = new Set<string>();
@@ -58,8 +85,12 @@ export function pgListener(connectionString: string): Listener {
   const connect = async () => {
     if (closed || connecting || client) return;
     connecting = true;
-    const next = new pg.Client({ connectionString });
-    next.on('notification', (message) => channels.get(message.channel)?.notified(message.payload ?? ''));
+    const next = new pg.Client(connection);
+    let schema: string | undefined;
+    next.on('notification', (message) => {
+      const payload = announcedIn(schema, message.payload ?? '');
+      if (payload !== undefined) channels.get(message.channel)?.notified(payload);
+    });
     // An error is followed by 'end'; without a listener it would be thrown.
     next.on('error', () => {});
     next.on('end', () => {
@@ -70,17 +101,11 @@ export function pgListener(connectionString: string): Listener {
       asked.clear();
       again();
     });
-    try {
-      await next.connect();
-    } catch {
-      connecting = false;
+    schema = await schemaOnceUp(next);
+    connecting = false;
+    if (schema === undefined || closed) {
       await next.end().catch(() => {});
       again();
-      return;
-    }
-    connecting = false;
-    if (closed) {
-      await next.end().catch(() => {});
       return;
     }
     client = next;

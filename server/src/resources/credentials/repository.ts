@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { json } from '../../db/column-codecs.ts';
+import { announce } from '../../db/pg-listener.ts';
 import type { Database } from '../index.ts';
 import {
   API_KEY_REVOKED_CHANNEL,
@@ -92,7 +93,7 @@ function apiKeys(
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
-      if (announceRevokes) await sql`SELECT pg_notify(${API_KEY_REVOKED_CHANNEL}, ${id})`.execute(db);
+      if (announceRevokes) await announce(db, API_KEY_REVOKED_CHANNEL, id);
       // After the write: a lookup racing the update remembers under the old count, so is not believed.
       forgetRememberedKeys();
       remembered.clear();
