@@ -65,10 +65,24 @@ function responseHeaderRequiredKind(diff: Diff): ChangeKind | undefined {
   return diff.before === true ? 'breaking' : undefined;
 }
 
+/** Prose that only tells a reader something: its new wording changes nothing a client sends or receives. */
+const PROSE = new Set(['description', 'summary', 'title']);
+
+/**
+ * Prose reworded, as an annotation: api-smart-diff classifies the `description` of a shared component
+ * (`components.responses.NotFound`) as breaking, while the same words changed at each operation that uses it are
+ * annotations. Only a string replaced by a string: a schema property that happens to be named `description` is an
+ * object.
+ */
+function rewordedProseKind(diff: Diff): ChangeKind | undefined {
+  const reworded = diff.action === 'replace' && typeof diff.before === 'string' && typeof diff.after === 'string';
+  return reworded && PROSE.has(String(diff.path.at(-1))) ? 'annotation' : undefined;
+}
+
 function toChange(diff: Diff): Change {
   const { where, rest } = locate(diff.path);
   const what = diff.description || `[${diff.action}] ${rest.map(String).join('.') || '(whole)'}`;
-  return { kind: responseHeaderRequiredKind(diff) ?? diff.type, where, what };
+  return { kind: responseHeaderRequiredKind(diff) ?? rewordedProseKind(diff) ?? diff.type, where, what };
 }
 
 /** Keywords that only annotate a schema: beside a `$ref` they add nothing a value must satisfy. */

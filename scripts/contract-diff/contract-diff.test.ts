@@ -61,6 +61,28 @@ describe('contract:diff', () => {
     expect(kinds(true, false)).toEqual([{ kind: 'breaking', where: 'GET /products/{productId}' }]);
   });
 
+  it('classifies a shared response reworded as an annotation, and a required property named description removed as breaking', () => {
+    // biome-ignore lint/suspicious/noExplicitAny: a YAML tree poked at by path
+    const withNotFound = (description: string, property: boolean): any => {
+      const doc = parse(readFileSync(fixture('base.yaml'), 'utf8'));
+      doc.components.responses = { NotFound: { description } };
+      doc.paths['/products/{productId}'].get.responses['404'] = { $ref: '#/components/responses/NotFound' };
+      if (property) {
+        doc.components.schemas.Product.properties.description = { type: 'string' };
+        doc.components.schemas.Product.required.push('description');
+      }
+      return doc;
+    };
+    const kinds = (before: ReturnType<typeof withNotFound>, after: ReturnType<typeof withNotFound>) =>
+      [...new Set(compareContracts(before, after).changes.map(({ kind }) => kind))].sort();
+    expect(
+      kinds(withNotFound('Not in the store.', false), withNotFound('Not in the store, or nowhere.', false)),
+    ).toEqual(['annotation']);
+    expect(kinds(withNotFound('Not in the store.', true), withNotFound('Not in the store.', false))).toContain(
+      'breaking',
+    );
+  });
+
   it('reads a default beside a $ref as a default added, and still sees the schema it names narrowed', () => {
     // A request body whose `status` names a schema of two values; `change` edits the parsed copy.
     // biome-ignore lint/suspicious/noExplicitAny: a YAML tree poked at by path
