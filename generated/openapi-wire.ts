@@ -4029,7 +4029,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid. */
+        /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid (on the operations that take it). */
         BadRequest: {
             headers: {
                 RateLimit: components["headers"]["RateLimitIfKeyed"];
@@ -4087,7 +4087,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description **Documented** (section 7) — the resource does not exist in the store named by `X-Store-Id`. */
+        /** @description **Documented** (section 7) — the resource does not exist in the store named by `X-Store-Id`; **Inferred** — on the checkout, in the checkout key's store; on the Admin API, at all (the resource the path names). */
         NotFound: {
             headers: {
                 RateLimit: components["headers"]["RateLimitIfKeyed"];
@@ -8112,7 +8112,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentLinkResponse"];
                 };
             };
-            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            /** @description **Documented** (section 7) — invalid body or parameter; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8371,7 +8371,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderResponse"];
                 };
             };
-            /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
+            /** @description **Documented** (section 7) — invalid body or parameter; **Inferred** — or one of the rules in the operation description (examples `Rule…`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
