@@ -418,7 +418,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a customer
-         * @description **Inferred** — section 1 lists Customers but no endpoint is shown; delete by id answering 204 like the other groups.
+         * @description **Inferred** — section 1 lists Customers but no endpoint is shown; delete by id answering 200 `DeletedResponse` like the other groups.
          *
          *     The customer's orders are kept: orders hold their own copy of the buyer data.
          */
@@ -790,7 +790,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a discount range
-         * @description **Inferred** — section 4 shows only the read by id; deleted like the other store resources (204, no body).
+         * @description **Inferred** — section 4 shows only the read by id; deleted like the other store resources (200, `DeletedResponse`).
          */
         delete: operations["deleteDiscountRange"];
         options?: never;
@@ -862,7 +862,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a payment-method discount
-         * @description **Inferred** — payment-method discounts are named in section 1 but no endpoint is shown; deleted like the other store resources (204, no body).
+         * @description **Inferred** — payment-method discounts are named in section 1 but no endpoint is shown; deleted like the other store resources (200, `DeletedResponse`).
          *
          *     Deleting frees the payment method, so a new discount may then be created for it.
          */
@@ -926,7 +926,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook
-         * @description **Inferred** — section 4 says webhook delete is not shown; delete by id answering 204 like the other groups.
+         * @description **Inferred** — section 4 says webhook delete is not shown; delete by id answering 200 `DeletedResponse` like the other groups.
          *
          *     Deliveries still pending for this webhook are dropped.
          */
@@ -1222,7 +1222,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a metatag
-         * @description **Inferred** — metatags are named in section 1 (Automations group) but no endpoint is shown; deleted like the other store resources (204, no body).
+         * @description **Inferred** — metatags are named in section 1 (Automations group) but no endpoint is shown; deleted like the other store resources (200, `DeletedResponse`).
          */
         delete: operations["deleteMetatag"];
         options?: never;
@@ -2061,6 +2061,18 @@ export interface components {
             /** @description Read-only. */
             variants: components["schemas"]["VariantSummary"][];
         } & components["schemas"]["ProductFields"];
+        /** @description **Inferred** — the answer to a delete (no delete is shown in section 4): the envelope of section 2 with the id of the record deleted. */
+        DeletedResponse: {
+            success: components["schemas"]["SuccessTrue"];
+            data: {
+                id: components["schemas"]["Uuid"];
+                /**
+                 * @description Always `true`; a record that is not there is a 404, not `false`.
+                 * @constant
+                 */
+                deleted: true;
+            };
+        };
         /** @description **Documented** (section 4) — `data.product`. */
         ProductResponse: {
             success: components["schemas"]["SuccessTrue"];
@@ -4019,15 +4031,17 @@ export interface components {
         };
     };
     responses: {
-        /** @description Deleted. No body. */
-        NoContent: {
+        /** @description **Inferred** — deleted: no delete is shown (section 4), and section 2 says every successful response is an envelope, so a delete answers `{ success: true, data: { id, deleted: true } }` (`DeletedResponse`), not an empty body. */
+        Deleted: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
-            content?: never;
+            content: {
+                "application/json": components["schemas"]["DeletedResponse"];
+            };
         };
         /** @description **Documented** (section 7) — invalid body or parameter, or `X-Store-Id` not a uuid (on the operations that take it). */
         BadRequest: {
@@ -4597,7 +4611,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4809,7 +4823,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5067,7 +5081,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5602,7 +5616,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5917,7 +5931,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6145,7 +6159,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6362,7 +6376,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6781,7 +6795,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6995,7 +7009,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7205,7 +7219,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7554,7 +7568,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7817,7 +7831,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8034,7 +8048,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: components["responses"]["NoContent"];
+            200: components["responses"]["Deleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8256,15 +8270,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Revoked. No body. */
-            204: {
+            /** @description **Inferred** — revoked: the key is kept for the record and refused from the next request on; answered as every delete, `{ success: true, data: { id, deleted: true } }` (section 2: every successful response is an envelope). */
+            200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimitIfKeyed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicyIfKeyed"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];

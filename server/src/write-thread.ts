@@ -12,11 +12,11 @@ export type Failure =
   | { error: { name: string; message: string; stack: string | undefined } };
 
 /**
- * A reply whose body is already JSON text (undefined for a reply without a body), sent as it is: the thread made
- * the text, so the request thread neither copies an object graph out of the message nor serialises it again.
+ * A reply whose body is already JSON text, sent as it is: the thread made the text, so the request thread neither
+ * copies an object graph out of the message nor serialises it again.
  */
 export interface TextReply extends Omit<StoredReply, 'body' | 'json'> {
-  json: string | undefined;
+  json: string;
 }
 
 /** A handler's reply with its body as JSON text, made once (kept when the reply was recorded for its key). */

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { envelopeOf } from './catalog.ts';
 import { adminAt, type Child, clientAt, spawnServer, stopServer, tenantOn } from './child-server.ts';
+import { deletedAnswer, deletion } from './deletion.ts';
 import { childLocation, engines } from './harness.ts';
 
 const keyRequired = envelopeOf({ AUTH_API_KEY_REQUIRED: 'Chave de API ausente, inválida, expirada ou revogada.' })(
@@ -28,10 +29,8 @@ describe.runIf(engines.includes('postgres'))(
         expect((await listProducts()).response.status).toBe(200);
 
         const admin = adminAt(first);
-        const revoked = await admin.DELETE('/admin/api-keys/{apiKeyId}', {
-          params: { path: { apiKeyId: tenant.apiKeyId } },
-        });
-        expect(revoked.response.status).toBe(204);
+        const revoked = admin.DELETE('/admin/api-keys/{apiKeyId}', { params: { path: { apiKeyId: tenant.apiKeyId } } });
+        expect(await deletion(revoked)).toEqual(deletedAnswer(tenant.apiKeyId));
         await vi.waitFor(async () => expect((await listProducts()).response.status).toBe(401), {
           timeout: HEARD_WITHIN_MS,
           interval: 50,

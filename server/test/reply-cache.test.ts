@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newCategory, newProduct } from './catalog.ts';
 import { adminAt, type Child, clientAt, spawnServer, stopServer, tenantOn } from './child-server.ts';
+import { deletedAnswer, deletion } from './deletion.ts';
 import { describeEngines, test } from './fixture.ts';
 import { childLocation, engines } from './harness.ts';
 
@@ -100,7 +101,9 @@ describe.runIf(engines.includes('postgres'))('replies across instances on one Po
       expect(variant.response.status).toBe(201);
       expect((await read()).data?.data.product.variants).toEqual([variant.data?.data.variant]);
 
-      expect((await writer.DELETE('/api/v1/products/{productId}', product(created.id))).response.status).toBe(204);
+      expect(await deletion(writer.DELETE('/api/v1/products/{productId}', product(created.id)))).toEqual(
+        deletedAnswer(created.id),
+      );
       expect((await read()).response.status).toBe(404);
     } finally {
       for (const instance of instances) await stopServer(instance);

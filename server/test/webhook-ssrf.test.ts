@@ -3,6 +3,7 @@ import type { components } from '../../generated/openapi.ts';
 import { WEBHOOKS_PER_STORE } from '../src/resources/webhooks/handlers.ts';
 import { detailsOf } from './catalog.ts';
 import { asContractExample } from './contract-example.ts';
+import { deletedAnswer, deletion } from './deletion.ts';
 import { type Api, describeEngines, test, withoutDefaults } from './fixture.ts';
 
 type WebhookCreate = components['schemas']['WebhookCreate'];
@@ -84,7 +85,9 @@ describeEngines('webhook SSRF guard and cap', () => {
     expect(listed.data?.data.pagination.total).toBe(WEBHOOKS_PER_STORE);
     // Another store is not affected by this one's cap.
     await newWebhook(otherStore, 'https://hooks.example.com/other');
-    expect((await api.DELETE('/api/v1/webhooks/{webhookId}', at(ids[0] ?? ''))).response.status).toBe(204);
+    expect(await deletion(api.DELETE('/api/v1/webhooks/{webhookId}', at(ids[0] ?? '')))).toEqual(
+      deletedAnswer(ids[0] ?? ''),
+    );
     await newWebhook(api, 'https://hooks.example.com/again');
   });
 });

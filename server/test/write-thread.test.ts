@@ -129,7 +129,7 @@ describe('the embedded store’s write thread', () => {
 
 // As `npm start` runs it (responses not checked against the contract), the thread sends each reply's body as the
 // JSON text it made, and the request thread sends that text as it is. The same exchanges as the request thread's
-// own replies: status, Content-Type, body, the replay's header, a 204 without a body.
+// own replies: status, Content-Type, body, the replay's header.
 describe('the write thread’s replies as JSON text (VALIDATE_RESPONSES=false)', () => {
   let server: TestServer;
   let tenant: Tenant;
@@ -184,8 +184,13 @@ describe('the write thread’s replies as JSON text (VALIDATE_RESPONSES=false)',
     expect(replay).toEqual({ ...created, replayed: 'true' });
 
     const deleted = await exchange('DELETE', `/api/v1/products/${id}`);
-    expect(deleted).toEqual({ status: 204, contentType: null, replayed: null, text: '' });
-    expect(replies).toHaveLength(3);
+    expect(deleted).toEqual({
+      status: 200,
+      contentType: 'application/json; charset=utf-8',
+      replayed: null,
+      text: JSON.stringify({ success: true, data: { id, deleted: true } }),
+    });
+    expect(replies).toEqual([...replies.slice(0, 2), { status: 200, json: deleted.text }]);
     expect((await exchange('GET', `/api/v1/products/${id}`)).status).toBe(404);
   });
 

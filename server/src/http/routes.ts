@@ -114,8 +114,7 @@ export async function writeClaimingAhead(
  */
 function send(res: Response, reply: StoredReply | TextReply, asText: boolean): void {
   if (reply.headers) res.set(reply.headers);
-  if (reply.status === 204) res.status(204).end();
-  else if (!('body' in reply)) res.status(reply.status).type('json').send(reply.json);
+  if (!('body' in reply)) res.status(reply.status).type('json').send(reply.json);
   else if (asText && reply.json !== undefined) res.status(reply.status).type('json').send(reply.json);
   else res.status(reply.status).json(reply.body);
 }

@@ -5,12 +5,13 @@ import { type Deps, deleted, type Handler, ok } from './operation.ts';
 
 /**
  * What a plain operation does with the repository method of its own name: `list` answers the page it returns,
- * `get` the record it finds (404 RESOURCE_NOT_FOUND when none), `delete` 204 when it deleted one (404 otherwise).
+ * `get` the record it finds (404 RESOURCE_NOT_FOUND when none), `delete` `{ id, deleted: true }` when it deleted
+ * one (404 otherwise).
  */
 type Plain = 'list' | 'get' | 'delete';
 
 type PlainInput = { storeId: string; path: Record<string, string>; query: unknown };
-type PlainHandler = (input: PlainInput, deps: Deps) => Promise<{ status: 200 | 204; body: unknown }>;
+type PlainHandler = (input: PlainInput, deps: Deps) => Promise<{ status: 200; body: unknown }>;
 type Method = (storeId: string, argument: unknown) => Promise<unknown>;
 
 /**
@@ -40,8 +41,10 @@ export function plainHandlers<
         ({ status: 200, body: ok(await call(deps, storeId, query)) }) as const,
       get: async ({ storeId, path }: PlainInput, deps: Deps) =>
         ({ status: 200, body: ok({ [record]: found(await call(deps, storeId, path[`${record}Id`])) }) }) as const,
-      delete: async ({ storeId, path }: PlainInput, deps: Deps) =>
-        deleted((await call(deps, storeId, path[`${record}Id`])) === true),
+      delete: async ({ storeId, path }: PlainInput, deps: Deps) => {
+        const id = path[`${record}Id`] ?? '';
+        return deleted(id, (await call(deps, storeId, id)) === true);
+      },
     }[plain];
   }
   // The compiler cannot follow a method chosen by name to the contract's reply type: each reply is exactly what the

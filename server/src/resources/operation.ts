@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { operations } from '../../../generated/openapi.ts';
+import type { components, operations } from '../../../generated/openapi.ts';
 import type { OperationId } from '../contract.ts';
 import type { DomainEvents } from '../domain/events.ts';
 import type { NetworkPolicy } from '../domain/ssrf-guard.ts';
@@ -8,7 +8,7 @@ import type { Repositories } from './index.ts';
 
 type Operation<Op extends OperationId> = operations[Op];
 type JsonOf<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : undefined;
-type SuccessStatus<Op extends OperationId> = Extract<keyof Operation<Op>['responses'], 200 | 201 | 202 | 204>;
+type SuccessStatus<Op extends OperationId> = Extract<keyof Operation<Op>['responses'], 200 | 201 | 202>;
 
 /** A handler's answer: one of the operation's success statuses with exactly the body the contract gives it. */
 export type Reply<Op extends OperationId> = {
@@ -50,8 +50,8 @@ export function ok<Data>(data: Data): { success: true; data: Data } {
   return { success: true, data };
 }
 
-/** A delete's answer: 204 when a record was deleted, 404 RESOURCE_NOT_FOUND when there was none. */
-export function deleted(done: boolean): { status: 204; body: undefined } {
+/** A delete's answer: `{ id, deleted: true }` when the record `id` was deleted, 404 RESOURCE_NOT_FOUND when there was none. */
+export function deleted(id: string, done: boolean): { status: 200; body: components['schemas']['DeletedResponse'] } {
   if (!done) throw notFound();
-  return { status: 204, body: undefined };
+  return { status: 200, body: ok({ id, deleted: true }) };
 }

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
 import { action, detailPaths, detailsOf, emailTemplate, flow, newTemplate, UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { type Api, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import type { AutomationValidate, TriggerEvent } from '../../../test/records.ts';
 import { atAutomationId as at } from '../../../test/records.ts';
@@ -346,7 +347,9 @@ describeEngines('automations', () => {
     // Another store cannot use this store's templates either.
     const foreign = await otherStore.POST('/api/v1/automations/validate', { body: flow(email) });
     expect(foreign.data?.data.errors).toEqual([{ path: 'steps.1.data.template_id', reason: expect.any(String) }]);
-    expect((await api.DELETE('/api/v1/automations/{automationId}', path)).response.status).toBe(204);
+    expect(await deletion(api.DELETE('/api/v1/automations/{automationId}', path))).toEqual(
+      deletedAnswer(automation.id),
+    );
     expect((await api.GET('/api/v1/automations/{automationId}', path)).response.status).toBe(404);
   });
 

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { newCategory, newProduct, UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { atCategoryId as at } from '../../../test/records.ts';
 
@@ -158,9 +159,9 @@ describeEngines('categories', () => {
       ...at(category.id),
       body: { productIds: [productId] },
     });
-    const deleted = await api.DELETE('/api/v1/categories/{categoryId}', at(category.id));
-    expect(deleted.response.status).toBe(204);
-    expect(await deleted.response.text()).toBe('');
+    expect(await deletion(api.DELETE('/api/v1/categories/{categoryId}', at(category.id)))).toEqual(
+      deletedAnswer(category.id),
+    );
     expect((await api.GET('/api/v1/categories/{categoryId}', at(category.id))).response.status).toBe(404);
     expect((await api.DELETE('/api/v1/categories/{categoryId}', at(category.id))).response.status).toBe(404);
     const product = await api.GET('/api/v1/products/{productId}', { params: { path: { productId } } });
@@ -193,9 +194,9 @@ describeEngines('categories', () => {
     const none = await api.GET('/api/v1/products', { params: { query: { categoryId: UNKNOWN } } });
     expect(none.data?.data.products).toEqual([]);
 
-    expect(
-      (await api.DELETE('/api/v1/products/{productId}', { params: { path: { productId: c } } })).response.status,
-    ).toBe(204);
+    expect(await deletion(api.DELETE('/api/v1/products/{productId}', { params: { path: { productId: c } } }))).toEqual(
+      deletedAnswer(c),
+    );
     const recounted = await api.GET('/api/v1/categories/{categoryId}', at(category.id));
     expect(recounted.data?.data.category.productCount).toBe(2);
     const listed = await api.GET('/api/v1/categories', { params: { query: { search: 'inverno' } } });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import { envelopeOf, RECORD_ID, TIMESTAMP, UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { clientOf, describeEngines, malformed, test } from '../../../test/fixture.ts';
 import { openStore } from '../../db/database.ts';
 
@@ -74,7 +75,7 @@ describeEngines('credentials', () => {
     });
   });
 
-  test('revokeApiKey: 204 with no body, the key answers 401 from its next request on, and a second revoke is 404', async ({
+  test('revokeApiKey: 200 with the deleted envelope, the key answers 401 from its next request on, and a second revoke is 404', async ({
     admin,
     api,
     tenant,
@@ -82,9 +83,7 @@ describeEngines('credentials', () => {
     expect((await api.GET('/api/v1/products')).response.status).toBe(200);
     const revoke = () =>
       admin.DELETE('/admin/api-keys/{apiKeyId}', { params: { path: { apiKeyId: tenant.apiKeyId } } });
-    const revoked = await revoke();
-    expect(revoked.response.status).toBe(204);
-    expect(revoked.data).toBeUndefined();
+    expect(await deletion(revoke())).toEqual(deletedAnswer(tenant.apiKeyId));
     const refused = await api.GET('/api/v1/products');
     expect(refused.response.status).toBe(401);
     expect(refused.error).toEqual(

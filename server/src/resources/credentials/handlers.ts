@@ -39,7 +39,7 @@ export const credentialHandlers = {
   },
 
   async revokeApiKey({ path }, { repositories }) {
-    return deleted(await repositories.credentials.revokeApiKey(path.apiKeyId, now()));
+    return deleted(path.apiKeyId, await repositories.credentials.revokeApiKey(path.apiKeyId, now()));
   },
 
   async createCheckoutKey({ path }, { repositories }) {

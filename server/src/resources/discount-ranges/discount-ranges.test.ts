@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { DiscountRangeCreate } from '../../../test/records.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
@@ -128,8 +129,8 @@ describeEngines('discount ranges', () => {
     expect(renamed.data?.data.discountRange.tiers).toEqual(changed?.tiers);
     const inactive = await api.GET('/api/v1/discount-ranges', { params: { query: { active: false } } });
     expect(inactive.data?.data.discountRanges).toEqual([]);
-    const deleted = await api.DELETE('/api/v1/discount-ranges/{discountRangeId}', { params: { path } });
-    expect(deleted.response.status).toBe(204);
+    const deleted = deletion(api.DELETE('/api/v1/discount-ranges/{discountRangeId}', { params: { path } }));
+    expect(await deleted).toEqual(deletedAnswer(path.discountRangeId));
     expect((await api.GET('/api/v1/discount-ranges/{discountRangeId}', { params: { path } })).response.status).toBe(
       404,
     );

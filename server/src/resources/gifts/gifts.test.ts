@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { detailPaths, newProduct, shirtAndForeign, twoProducts, UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { GiftCreate } from '../../../test/records.ts';
 import { atGiftId as at } from '../../../test/records.ts';
@@ -49,7 +50,7 @@ describeEngines('gifts', () => {
       updatedAt: expect.any(String),
     });
     expect((await api.GET('/api/v1/gifts/{giftId}', at(giftId))).data?.data.gift).toEqual(updated.data?.data.gift);
-    expect((await api.DELETE('/api/v1/gifts/{giftId}', at(giftId))).response.status).toBe(204);
+    expect(await deletion(api.DELETE('/api/v1/gifts/{giftId}', at(giftId)))).toEqual(deletedAnswer(giftId));
     expect((await api.DELETE('/api/v1/gifts/{giftId}', at(giftId))).response.status).toBe(404);
   });
 

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { detailPaths, newProduct, shirtAndForeign, twoProducts, UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { KitCreate } from '../../../test/records.ts';
 import { atKitId as at } from '../../../test/records.ts';
@@ -55,7 +56,7 @@ describeEngines('kits', () => {
       updatedAt: expect.any(String),
     });
     expect((await api.GET('/api/v1/kits/{kitId}', at(kitId))).data?.data.kit).toEqual(updated.data?.data.kit);
-    expect((await api.DELETE('/api/v1/kits/{kitId}', at(kitId))).response.status).toBe(204);
+    expect(await deletion(api.DELETE('/api/v1/kits/{kitId}', at(kitId)))).toEqual(deletedAnswer(kitId));
     expect((await api.GET('/api/v1/kits/{kitId}', at(kitId))).response.status).toBe(404);
   });
 

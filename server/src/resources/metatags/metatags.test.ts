@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { MetatagCreate } from '../../../test/records.ts';
 import { atMetatagId as at } from '../../../test/records.ts';
@@ -98,7 +99,9 @@ describeEngines('metatags', () => {
     const foreignUpdate = await otherStore.PATCH('/api/v1/metatags/{metatagId}', { ...path, body: { active: true } });
     expect(foreignUpdate.response.status).toBe(404);
     expect((await otherStore.DELETE('/api/v1/metatags/{metatagId}', path)).response.status).toBe(404);
-    expect((await api.DELETE('/api/v1/metatags/{metatagId}', path)).response.status).toBe(204);
+    expect(await deletion(api.DELETE('/api/v1/metatags/{metatagId}', path))).toEqual(
+      deletedAnswer(path.params.path.metatagId),
+    );
     expect((await api.GET('/api/v1/metatags/{metatagId}', path)).response.status).toBe(404);
   });
 

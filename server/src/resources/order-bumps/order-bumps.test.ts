@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { detailPaths, newCategory, newProduct, twoProducts, UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { OrderBumpCreate, VariantCreate } from '../../../test/records.ts';
 import { atOrderBumpId as at } from '../../../test/records.ts';
@@ -107,7 +108,9 @@ describeEngines('order bumps', () => {
     expect(read.data?.data.orderBump).toEqual(updated.data?.data.orderBump);
     const inactive = await api.GET('/api/v1/order-bumps', { params: { query: { status: 'INACTIVE' } } });
     expect(inactive.data?.data.orderBumps).toEqual([updated.data?.data.orderBump]);
-    expect((await api.DELETE('/api/v1/order-bumps/{orderBumpId}', at(orderBumpId))).response.status).toBe(204);
+    expect(await deletion(api.DELETE('/api/v1/order-bumps/{orderBumpId}', at(orderBumpId)))).toEqual(
+      deletedAnswer(orderBumpId),
+    );
     expect((await api.GET('/api/v1/order-bumps/{orderBumpId}', at(orderBumpId))).response.status).toBe(404);
   });
 

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { PaymentDiscountCreate } from '../../../test/records.ts';
 import { expectStoreScoped } from '../../../test/store-scoped.ts';
@@ -70,8 +71,8 @@ describeEngines('payment discounts', () => {
     const inactive = await api.GET('/api/v1/payment-discounts', { params: { query: { active: false } } });
     expect(inactive.data?.data.paymentDiscounts).toEqual([updated.data?.data.paymentDiscount]);
 
-    const deleted = await api.DELETE('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path } });
-    expect(deleted.response.status).toBe(204);
+    const deleted = deletion(api.DELETE('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path } }));
+    expect(await deleted).toEqual(deletedAnswer(path.paymentDiscountId));
     expect((await api.GET('/api/v1/payment-discounts/{paymentDiscountId}', { params: { path } })).response.status).toBe(
       404,
     );

@@ -5,7 +5,7 @@ import { newId } from '../../domain/new-id.ts';
 import { slugify } from '../../domain/slug.ts';
 import { duplicateAs, found, notFound } from '../../errors.ts';
 import { ruleError, ruleViolation } from '../../rules.ts';
-import { type Handlers, ok } from '../operation.ts';
+import { deleted, type Handlers, ok } from '../operation.ts';
 import { type ProductRecord, productOf } from './repository.ts';
 
 type ProductCreate = components['schemas']['ProductCreate'];
@@ -101,6 +101,6 @@ export const productHandlers = {
     const product = await repositories.products.getProductById(storeId, path.productId);
     if (!product || !(await repositories.products.deleteProduct(storeId, product.id))) throw notFound();
     await events.emit(storeId, 'PRODUCT_DELETED', { product: productOf(product) });
-    return { status: 204, body: undefined };
+    return deleted(product.id, true);
   },
 } satisfies Partial<Handlers>;

@@ -3,6 +3,7 @@ import { get as httpGet, type IncomingMessage } from 'node:http';
 import { text } from 'node:stream/consumers';
 import { expect } from 'vitest';
 import { RECORD_ID, UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { ProductCreate, VariantCreate } from '../../../test/records.ts';
 import { expectInvalid } from '../../../test/store-scoped.ts';
@@ -251,7 +252,9 @@ describeEngines('products', () => {
     expect(foreign.error).toEqual({ ...unknown.error, meta: { status: 404, timestamp: expect.any(String) } });
     expect((await otherStore.GET('/api/v1/products/{productId}', { params: { path } })).response.status).toBe(404);
     expect((await otherStore.DELETE('/api/v1/products/{productId}', { params: { path } })).response.status).toBe(404);
-    expect((await api.DELETE('/api/v1/products/{productId}', { params: { path } })).response.status).toBe(204);
+    expect(await deletion(api.DELETE('/api/v1/products/{productId}', { params: { path } }))).toEqual(
+      deletedAnswer(path.productId),
+    );
     expect((await api.GET('/api/v1/products/{productId}', { params: { path } })).response.status).toBe(404);
   });
 

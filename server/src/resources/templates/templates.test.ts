@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { naming, UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { describeEngines, malformed, test } from '../../../test/fixture.ts';
 import type { TemplateCreate } from '../../../test/records.ts';
 import { expectQueryInvalid, expectScopeDenied, outOfBounds } from '../../../test/store-scoped.ts';
@@ -215,7 +216,9 @@ describeEngines('message templates', () => {
         }),
       ),
     ).toBe(404);
-    expect(await statusOf(api.DELETE('/api/v1/automation/templates/{templateId}', { params: { path } }))).toBe(204);
+    expect(await deletion(api.DELETE('/api/v1/automation/templates/{templateId}', { params: { path } }))).toEqual(
+      deletedAnswer(path.templateId),
+    );
     expect(await statusOf(api.GET('/api/v1/automation/templates/{templateId}', { params: { path } }))).toBe(404);
     expect(await statusOf(api.DELETE('/api/v1/automation/templates/{templateId}', { params: { path } }))).toBe(404);
   });

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { detailPaths, newProduct, shirtAndForeign, twoProducts, UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { describeEngines, test, withoutDefaults } from '../../../test/fixture.ts';
 import type { UpsellCreate } from '../../../test/records.ts';
 import { atUpsellId as at } from '../../../test/records.ts';
@@ -39,7 +40,7 @@ describeEngines('upsells', () => {
     const updated = await api.PATCH('/api/v1/upsells/{upsellId}', { ...at(upsellId), body: change });
     expect(updated.response.status).toBe(200);
     expect(updated.data?.data.upsell).toEqual({ ...upsell, ...change, updatedAt: expect.any(String) });
-    expect((await api.DELETE('/api/v1/upsells/{upsellId}', at(upsellId))).response.status).toBe(204);
+    expect(await deletion(api.DELETE('/api/v1/upsells/{upsellId}', at(upsellId)))).toEqual(deletedAnswer(upsellId));
     expect((await api.GET('/api/v1/upsells/{upsellId}', at(upsellId))).response.status).toBe(404);
   });
 

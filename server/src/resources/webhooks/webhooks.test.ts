@@ -1,6 +1,7 @@
 import { expect, vi } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
 import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
+import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { type Api, clientOf, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import { verified, webhookReceiver } from '../../../test/receiver.ts';
 import type { EventName, WebhookCreate } from '../../../test/records.ts';
@@ -215,7 +216,7 @@ describeEngines(
       await api.PATCH('/api/v1/webhooks/{webhookId}', { ...path(first), body: { active: false } });
       await api.PATCH('/api/v1/webhooks/{webhookId}', { ...path(first), body: { name: 'a2' } });
       expect(await totals()).toEqual({ all: 3, active: 1, inactive: 2 });
-      expect((await api.DELETE('/api/v1/webhooks/{webhookId}', path(second))).response.status).toBe(204);
+      expect(await deletion(api.DELETE('/api/v1/webhooks/{webhookId}', path(second)))).toEqual(deletedAnswer(second));
       expect((await api.DELETE('/api/v1/webhooks/{webhookId}', path(second))).response.status).toBe(404);
       expect(await totals()).toEqual({ all: 2, active: 0, inactive: 2 });
     });
@@ -271,7 +272,7 @@ describeEngines(
       expect(
         (await otherStore.GET('/api/v1/webhooks', { params: { query: { limit: 100 } } })).data?.data.webhooks,
       ).toEqual([]);
-      expect((await api.DELETE('/api/v1/webhooks/{webhookId}', at)).response.status).toBe(204);
+      expect(await deletion(api.DELETE('/api/v1/webhooks/{webhookId}', at))).toEqual(deletedAnswer(webhook.id));
       expect((await api.GET('/api/v1/webhooks/{webhookId}', at)).response.status).toBe(404);
     });
 
