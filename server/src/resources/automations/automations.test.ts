@@ -289,9 +289,14 @@ describeEngines('automations', () => {
     const badStep = await addStep({ step: action('send_sms', { message: 'x'.repeat(161) }) });
     expect(badStep.response.status).toBe(400);
     expect(detailPaths(badStep.error)).toEqual(['step.data.message']);
-    const repeated = await addStep({ step: { ...wait, id: 'wait-30' } });
-    expect(repeated.response.status).toBe(400);
-    expect(detailPaths(repeated.error)).toContain('step.id');
+    // Reported alone: not also the loop the repeated id would make of the stored chain (at `steps.N.nextId`).
+    for (const id of ['wait-30', 'sms-lembrete']) {
+      const repeated = await addStep({ after: 'wait-30', step: { ...wait, id } });
+      expect(repeated.response.status).toBe(400);
+      expect(detailsOf(repeated.error)).toEqual([
+        { location: 'body', path: 'step.id', reason: `id de passo repetido: ${id}`, rule: 'automation-step-id-unique' },
+      ]);
+    }
     expect(await read()).toEqual(inserted.data);
   });
 

@@ -82,6 +82,11 @@ export const automationHandlers = {
   async addAutomationStep({ storeId, path, body }, { repositories }) {
     const current = found(await repositories.automations.getAutomationById(storeId, path.automationId));
     const taken = new Set(current.steps.flatMap((step) => (step.id === undefined ? [] : [step.id])));
+    // A repeated id is reported alone: inserted, it would rewire the chain, and its consequences (a loop) would be
+    // reported at paths of the stored steps that the request never sent.
+    if (body.step.id !== undefined && taken.has(body.step.id)) {
+      throw ruleError(ruleViolation('automation-step-id-unique', 'step.id', { id: body.step.id }));
+    }
     const step: Step & { id: string } = { ...body.step, id: body.step.id ?? newStepId(taken) };
     const inserted = insertStep(current.steps, step, body.after);
     if (!inserted) throw ruleError(ruleViolation('automation-step-after-exists', 'after', { id: String(body.after) }));
