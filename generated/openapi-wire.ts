@@ -1943,7 +1943,7 @@ export interface components {
             videos?: string[];
             documents?: string[];
         };
-        /** @description **Documented** (section 2.1) — media as returned: videos and documents are arrays, empty when none. */
+        /** @description **Documented** (section 2.1) — media as returned: videos and documents are arrays, empty when none. **Inferred** — `images` is empty too for a product created without `media`, which is optional on create: section 2.1's at least one image is the rule of a `media` that is sent. */
         MediaRead: {
             images: string[];
             videos: string[];
