@@ -2034,7 +2034,7 @@ export interface components {
             id: components["schemas"]["Uuid"];
             storeId: components["schemas"]["Uuid"];
             name: string;
-            /** @description Derived from the name (lowercase, accents folded, runs of anything but letters and digits made one hyphen, none at either end, at most 255 characters), unique within the store. **Inferred**: a name without a letter or digit (`!!!`) derives `item`. */
+            /** @description **Documented** (section 2.1) — derived from the name, unique within the store. **Inferred** — how: written in Latin letters (other scripts transliterated: `Футболка` → `futbolka`, `日本語` → `ri-ben-yu`; accents folded), lowercase, runs of anything but letters and digits made one hyphen, none at either end, at most 255 characters: the shape `ProductUpdate` › `slug` accepts. A name without a letter or digit (`!!!`) derives `item`. */
             slug: string;
             type: components["schemas"]["ProductType"];
             status: components["schemas"]["ProductStatus"];

@@ -217,6 +217,20 @@ describeEngines('products', () => {
     });
   });
 
+  test('names in other scripts derive slugs of their own, in Latin letters: distinct names never clash as item', async ({
+    api,
+  }) => {
+    for (const [name, slug] of [
+      ['Футболка синяя', 'futbolka-sinyaya'],
+      ['日本語', 'ri-ben-yu'],
+      ['日本人', 'ri-ben-ren'],
+    ] as const) {
+      const created = await api.POST('/api/v1/products', { body: digital(name, 30) });
+      expect(created.response.status).toBe(201);
+      expect(created.data?.data.product).toMatchObject({ name, slug });
+    }
+  });
+
   test('updateProduct changes only the sent fields and needs one; unknown and foreign ids are 404 for updateProduct, getProductById and deleteProduct', async ({
     api,
     otherStore,
