@@ -3698,7 +3698,7 @@ export interface components {
              *
              *     **Inferred** (SSRF guard) — refused with 400 `VALIDATION_ERROR` naming `url`: any scheme but http(s); a
              *     user or password in the URL; an IP address that is not public (loopback, private, link-local,
-             *     unique-local, CGNAT, multicast, broadcast, unspecified, reserved, and IPv4-mapped or translated IPv6),
+             *     unique-local, CGNAT, multicast, broadcast, unspecified, reserved, and IPv4-mapped, -compatible or translated IPv6),
              *     in any spelling (`2130706433`, `0x7f000001`, `0177.0.0.1`, `127.1`, `[::ffff:127.0.0.1]`); and names
              *     of the local network (`localhost` and `*.localhost`, `*.local`, `*.internal`, `*.localdomain`,
              *     `*.home.arpa`, single-label names). At delivery the address actually connected to after DNS resolution
@@ -3753,7 +3753,7 @@ export interface components {
              *
              *     **Inferred** (SSRF guard) — refused with 400 `VALIDATION_ERROR` naming `url`: any scheme but http(s); a
              *     user or password in the URL; an IP address that is not public (loopback, private, link-local,
-             *     unique-local, CGNAT, multicast, broadcast, unspecified, reserved, and IPv4-mapped or translated IPv6),
+             *     unique-local, CGNAT, multicast, broadcast, unspecified, reserved, and IPv4-mapped, -compatible or translated IPv6),
              *     in any spelling (`2130706433`, `0x7f000001`, `0177.0.0.1`, `127.1`, `[::ffff:127.0.0.1]`); and names
              *     of the local network (`localhost` and `*.localhost`, `*.local`, `*.internal`, `*.localdomain`,
              *     `*.home.arpa`, single-label names). At delivery the address actually connected to after DNS resolution

@@ -23,6 +23,8 @@ describe('webhookUrlProblem', () => {
     ['IPv4-mapped IPv6', 'http://[::ffff:127.0.0.1]/hook'],
     ['IPv4-mapped IPv6 of a public address', 'http://[::ffff:8.8.8.8]/hook'],
     ['NAT64 of loopback', 'http://[64:ff9b::7f00:1]/hook'],
+    ['IPv4-compatible IPv6 of loopback', 'http://[::127.0.0.1]/hook'],
+    ['IPv4-compatible IPv6 in hex', 'http://[::1:bad]/hook'],
     ['cloud metadata (link-local)', 'http://169.254.169.254/latest/meta-data'],
     ['cloud metadata by name', 'http://metadata.google.internal/computeMetadata/v1'],
     ['private 10/8', 'http://10.0.0.1/hook'],
@@ -97,15 +99,13 @@ describe('webhookSender', () => {
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
   });
 
-  /** DNS that answers 127.0.0.1 for every name, as a rebinding attacker's name server would. */
-  const resolvesToLoopback = ((
-    _hostname: string,
-    options: { all?: boolean },
-    callback: (...args: unknown[]) => void,
-  ) => {
-    if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-    else callback(null, '127.0.0.1', 4);
-  }) as unknown as LookupFunction;
+  /** DNS that answers `address` for every name, as a rebinding attacker's name server would. */
+  const resolvesTo = (address: string, family: 4 | 6) =>
+    ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+      if (options.all) callback(null, [{ address, family }]);
+      else callback(null, address, family);
+    }) as unknown as LookupFunction;
+  const resolvesToLoopback = resolvesTo('127.0.0.1', 4);
 
   const post = (url: string, timeoutMs = 5000) => ({
     url,
@@ -126,6 +126,12 @@ describe('webhookSender', () => {
     const relaxedSend = webhookSender(relaxed, resolvesToLoopback);
     expect(await relaxedSend(post(`http://hooks.example.com:${port}/rebound`))).toBe(204);
     expect(received).toEqual(['/rebound']);
+  });
+
+  it('does not send to a name that resolves to an IPv4-compatible IPv6 address (::7f00:1, loopback in its last 32 bits)', async () => {
+    const rebound = webhookSender(strict, resolvesTo('::7f00:1', 6))(post(`http://hooks.example.com:${port}/v6`));
+    await expect(rebound).rejects.toBeInstanceOf(UnsafeWebhookUrlError);
+    await expect(rebound).rejects.toThrow('o nome resolve para um endereço que não é público');
   });
 
   it('refuses a stored URL that the create-time check would refuse, before connecting', async () => {

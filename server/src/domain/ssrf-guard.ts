@@ -12,6 +12,19 @@ export interface NetworkPolicy {
 }
 
 /**
+ * IPv4-compatible IPv6 (`::a.b.c.d`, deprecated by RFC 4291): ipaddr.js calls it `unicast`, but its last 32 bits are
+ * an IPv4 address (`[::127.0.0.1]`), and no public service is reached through one.
+ */
+const IPV4_COMPATIBLE = '::/96';
+const ipv4Compatible = ipaddr.parseCIDR(IPV4_COMPATIBLE);
+
+/** The range of an address as the guard judges it: ipaddr.js's, with IPv4-compatible IPv6 named apart. */
+function rangeOf(address: ipaddr.IPv4 | ipaddr.IPv6): string {
+  if (address.kind() === 'ipv6' && address.match(ipv4Compatible)) return 'ipv4Compatible';
+  return address.range();
+}
+
+/**
  * Names that resolve inside the host or its network rather than on the internet: `localhost` and its subdomains
  * (RFC 6761), mDNS `.local`, the `.internal`/`.localdomain`/`.home.arpa` conventions (cloud metadata lives at
  * `metadata.google.internal`), and single-label names that the resolver's search list completes.
@@ -39,7 +52,7 @@ export function webhookUrlProblem(raw: string, policy: NetworkPolicy): Reason | 
   if (policy.allowPrivateNetworks) return undefined;
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '');
   if (ipaddr.isValid(hostname)) {
-    const range = ipaddr.parse(hostname).range();
+    const range = rangeOf(ipaddr.parse(hostname));
     return range === 'unicast' ? undefined : reason('webhook-url-public.address-not-public', { range });
   }
   return isLocalName(hostname) ? reason('webhook-url-public.local-name') : undefined;
@@ -71,7 +84,12 @@ export type WebhookSender = (post: WebhookPost) => Promise<number>;
  * by `timeoutMs`. The response body is discarded unread. `lookup` replaces DNS (tests).
  */
 export function webhookSender(policy: NetworkPolicy, lookup?: LookupFunction): WebhookSender {
-  const filter = { allowPrivateIPAddress: policy.allowPrivateNetworks, allowMetaIPAddress: false, keepAlive: false };
+  const filter = {
+    allowPrivateIPAddress: policy.allowPrivateNetworks,
+    allowMetaIPAddress: false,
+    denyIPAddressList: policy.allowPrivateNetworks ? [] : [IPV4_COMPATIBLE],
+    keepAlive: false,
+  };
   const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
   return ({ url, headers, body, timeoutMs }) => {
     const problem = webhookUrlProblem(url, policy);
