@@ -52,13 +52,13 @@ describe('the README snippet', () => {
     const [created, listed, missing] = lines;
     const id = created?.match(/^created ([0-9a-f-]{36})$/)?.[1];
     expect(id).toBeDefined();
-    expect(listed).toBe('Camiseta Básica 49.9');
+    expect(listed).toBe('Caneca Esmaltada 39.9');
     expect(missing).toMatch(/^404 RESOURCE_NOT_FOUND \S/);
 
     const read = await fetch(`${partner.baseUrl}/api/v1/products/${id}`, {
       headers: { Authorization: `Bearer ${partner.apiKey}`, 'X-Store-Id': partner.storeId },
     });
     expect(read.status).toBe(200);
-    expect(await read.json()).toMatchObject({ data: { product: { id, name: 'Camiseta Básica', price: 49.9 } } });
+    expect(await read.json()).toMatchObject({ data: { product: { id, name: 'Caneca Esmaltada', price: 39.9 } } });
   });
 });
