@@ -37,9 +37,12 @@ export class Http {
   #accepting429 = 0;
 
   readonly baseUrl: string;
+  readonly #observe: (exchange: Exchange) => void;
 
-  constructor(baseUrl: string) {
+  /** `observe` is told of every exchange as it is recorded. */
+  constructor(baseUrl: string, observe: (exchange: Exchange) => void = () => {}) {
     this.baseUrl = baseUrl;
+    this.#observe = observe;
     this.client = createClient<paths>({ baseUrl: baseUrl.replace(/\/$/, ''), fetch: (req) => this.#fetch(req) });
   }
 
@@ -82,6 +85,7 @@ export class Http {
       },
       response: { status: response.status, headers: Object.fromEntries(response.headers), body: text, json },
     };
+    this.#observe(this.last);
     const empty = response.status === 204 || response.status === 304;
     return new Response(empty ? null : text, { status: response.status, headers: response.headers });
   }

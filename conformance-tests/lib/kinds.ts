@@ -20,6 +20,19 @@ export function creators(contract: Contract): Map<string, Operation> {
   return out;
 }
 
+/**
+ * The v1 operation that deletes each kind of record: `DELETE …/{<kind>Id}`. Admin operations are left out: the
+ * records they would delete (keys) are not the partner's store's.
+ */
+export function deleters(contract: Contract): Map<string, Operation> {
+  const out = new Map<string, Operation>();
+  for (const op of contract.operations) {
+    const kind = /\/\{(\w+)Id\}$/.exec(op.path)?.[1];
+    if (op.method === 'delete' && op.scheme !== 'AdminToken' && kind) out.set(kind, op);
+  }
+  return out;
+}
+
 /** The kind a field or parameter name refers to: productId → product, triggerProductIds → product, template_id → template. */
 export function kindOf(name: string, known: Set<string>): string | undefined {
   const stem = /^(.*?)(?:Ids?|_ids?)$/.exec(name)?.[1];

@@ -7,7 +7,7 @@ import { errorDetails } from './checks.ts';
 import type { Contract, Json, JsonObject, Operation } from './contract.ts';
 import { isObject } from './contract.ts';
 import { describeExchange, type Exchange, Http } from './http.ts';
-import { creators, kindOf } from './kinds.ts';
+import { creators, deleters, kindOf } from './kinds.ts';
 import { type Capability, type Options, PROFILE_CAPABILITIES } from './options.ts';
 import { Failure, type Result, Skip } from './outcome.ts';
 import { clone, minimalBody, setPath, uniquify } from './values.ts';
@@ -30,6 +30,8 @@ export class Session {
   key: Key | undefined;
   checkoutKeyValue: string | undefined;
   cache = new Map<string, Promise<string>>();
+  /** The records this session's requests created (a 201 with `data.<kind>.id`), oldest first. */
+  readonly created: { kind: string; id: string }[] = [];
 
   readonly contract: Contract;
   readonly options: Options;
@@ -37,7 +39,7 @@ export class Session {
   constructor(contract: Contract, options: Options) {
     this.contract = contract;
     this.options = options;
-    this.http = new Http(options.baseUrl);
+    this.http = new Http(options.baseUrl, (exchange) => this.#noteCreated(exchange));
     const profile = options.profile ?? 'server';
     this.capabilities = new Set(PROFILE_CAPABILITIES[profile]);
     if (options.adminToken && profile === 'server') this.capabilities.add('admin');
@@ -68,6 +70,47 @@ export class Session {
       child.cache = new Map();
     }
     return child;
+  }
+
+  #noteCreated({ response }: Exchange): void {
+    const data = response.status === 201 && isObject(response.json) ? response.json.data : undefined;
+    const entries = isObject(data) ? Object.entries(data) : [];
+    const [kind, record] = entries.length === 1 ? (entries[0] as [string, Json]) : [];
+    if (kind && isObject(record) && typeof record.id === 'string') this.created.push({ kind, id: record.id });
+  }
+
+  /**
+   * Whether the checks write into the partner's own store (an API key without the admin API): the records they
+   * create there are then deleted again (`removeCreated`), or a run would leave its test records behind and the
+   * next run meet the store's caps.
+   */
+  get sharesStore(): boolean {
+    return this.has('state') && !this.has('admin');
+  }
+
+  /** Deletes, newest first, the records this session created that are not in the run's cache; best effort. */
+  async removeCreated(): Promise<void> {
+    const cached = new Set(await Promise.all([...this.cache.values()].map((id) => id.catch(() => ''))));
+    await this.#remove(this.created.filter(({ id }) => !cached.has(id)));
+  }
+
+  /** Deletes the records the run's checks shared (its cache), newest first; best effort. */
+  async removeCached(): Promise<void> {
+    const settled = await Promise.all(
+      [...this.cache].map(async ([kind, id]) => ({ kind, id: await id.catch(() => '') })),
+    );
+    await this.#remove(settled.filter(({ id }) => id !== ''));
+  }
+
+  async #remove(records: { kind: string; id: string }[]): Promise<void> {
+    const remove = deleters(this.contract);
+    for (const { kind, id } of [...records].reverse()) {
+      const op = remove.get(kind);
+      if (!op) continue;
+      const pathParams = { [`${kind}Id`]: id };
+      // What is already gone, or refused, stays as it is: the run's checks are over.
+      await this.http.call({ method: op.method, path: op.path, pathParams, headers: await this.authHeaders(op) });
+    }
   }
 
   has(capability: Capability): boolean {

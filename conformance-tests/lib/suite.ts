@@ -50,7 +50,9 @@ async function operationTier(s: Session, ops: Operation[], concurrency: number, 
   const workers = Array.from({ length: concurrency }, async () => {
     for (let op = queue.shift(); op; op = queue.shift()) {
       const started = Date.now();
-      await checkOperation(await s.child(), op);
+      const child = await s.child();
+      await checkOperation(child, op);
+      if (child.sharesStore) await child.removeCreated();
       done += 1;
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       progress(
@@ -73,6 +75,7 @@ async function behaviourTier(s: Session, only: string[] | undefined, progress: P
     }
     const child = await s.child();
     await s.check(test.operationId, test.rule, () => test.run(child));
+    if (child.sharesStore) await child.removeCreated();
     progress(`behaviour ${test.operationId}: ${s.results.at(-1)?.outcome ?? ''} — ${test.rule}`);
   }
 }
@@ -90,5 +93,6 @@ export async function runSuite(given: Options, contractFile = DEFAULT_CONTRACT):
   await behaviourTier(s, options.only, progress);
   await checkRateLimit(s, ops);
   progress(`rate limit: ${tally(s, new Set(['*', ...ops.map((op) => op.operationId)]))} in all so far`);
+  if (s.sharesStore) await s.removeCached();
   return s;
 }
