@@ -50,7 +50,10 @@ export function ok<Data>(data: Data): { success: true; data: Data } {
   return { success: true, data };
 }
 
-/** A delete's answer: `{ id, deleted: true }` when the record `id` was deleted, 404 RESOURCE_NOT_FOUND when there was none. */
+/**
+ * A delete's answer: `{ id, deleted: true }` when the record `id` was deleted, 404 RESOURCE_NOT_FOUND when there
+ * was none.
+ */
 export function deleted(id: string, done: boolean): { status: 200; body: components['schemas']['DeletedResponse'] } {
   if (!done) throw notFound();
   return { status: 200, body: ok({ id, deleted: true }) };
