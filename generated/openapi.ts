@@ -4392,12 +4392,12 @@ export interface components {
         RetryAfter: number;
         /**
          * @description **Inferred** — IETF RateLimit header: what is left of the policy named in `RateLimit-Policy`, `r` requests for `t` more seconds. On every response to a request whose API key was accepted (`/api/v1`, `/checkout`: not a 401, not `/admin`).
-         * @example "default";r=99;t=30
+         * @example "default";r=599;t=30
          */
         RateLimit: string;
         /**
          * @description **Inferred** — `RateLimit` on a response shared with `/admin` operations: present when an API key was accepted (`/api/v1`, `/checkout`), absent on `/admin`.
-         * @example "default";r=99;t=30
+         * @example "default";r=599;t=30
          */
         RateLimitIfKeyed: string;
         /**
@@ -4407,12 +4407,12 @@ export interface components {
         RateLimitExhausted: string;
         /**
          * @description **Inferred** — IETF RateLimit-Policy header: quota `q` per window `w` seconds. Wherever `RateLimit` is.
-         * @example "default";q=100;w=60
+         * @example "default";q=600;w=60
          */
         RateLimitPolicy: string;
         /**
          * @description **Inferred** — `RateLimit-Policy` on a response shared with `/admin` operations: present when an API key was accepted, absent on `/admin`.
-         * @example "default";q=100;w=60
+         * @example "default";q=600;w=60
          */
         RateLimitPolicyIfKeyed: string;
         /**

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/retry-schedule.ts';
 import { FAILED_AUTH_LIMIT_DEFAULT } from './http/failed-auth-throttle.ts';
+import { RATE_LIMIT_DEFAULT } from './http/rate-limiter.ts';
 
 export interface Config {
   port: number;
@@ -107,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds from 0 to 86400, got "${env.WEBHOOK_RETRY_SCHEDULE}"`,
     );
   }
+  const { max: rateMax, windowSeconds: rateWindow } = RATE_LIMIT_DEFAULT;
   const config: Config = {
     port: attempt(() => integer(env, 'PORT', 3000, 0, 65535), 3000),
     host,
@@ -120,8 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     databaseSchema,
     adminToken,
-    rateLimitMax: attempt(() => integer(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000), 600),
-    rateLimitWindowSeconds: attempt(() => integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400), 60),
+    rateLimitMax: attempt(() => integer(env, 'RATE_LIMIT_MAX', rateMax, 1, 1_000_000), rateMax),
+    rateLimitWindowSeconds: attempt(() => integer(env, 'RATE_LIMIT_WINDOW_SECONDS', rateWindow, 1, 86_400), rateWindow),
     logLevel,
     validateResponses: attempt(
       () => flag(env, 'VALIDATE_RESPONSES', VALIDATE_RESPONSES_DEFAULT),

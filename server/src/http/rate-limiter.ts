@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { contractCount } from '../contract.ts';
 import type { Store } from '../db/database.ts';
 
 /** `rate_limits`, as server/migrations/001_core.sql creates it: each bucket's current window (`sqlRateLimiter`). */
@@ -29,6 +30,12 @@ interface Window {
   max: number;
   windowSeconds: number;
 }
+
+/** A key's window unless `RATE_LIMIT_MAX` / `RATE_LIMIT_WINDOW_SECONDS` say: `x-rate-limit-max`, `x-rate-limit-window`. */
+export const RATE_LIMIT_DEFAULT: Window = {
+  max: contractCount('#/info/x-rate-limit-max'),
+  windowSeconds: contractCount('#/info/x-rate-limit-window'),
+};
 
 function decide({ max, windowSeconds }: Window, windowStart: number, hits: number, nowMs: number): RateLimitDecision {
   const resetSeconds = Math.min(windowSeconds, Math.max(1, Math.ceil(windowStart + windowSeconds - nowMs / 1000)));
