@@ -17,6 +17,12 @@ interface Key {
   used: number;
 }
 
+/** A record a run created, by the kind its create answered (`data.<kind>`). */
+interface CreatedRecord {
+  kind: string;
+  id: string;
+}
+
 export class Session {
   readonly http: Http;
   readonly capabilities: Set<Capability>;
@@ -31,7 +37,9 @@ export class Session {
   checkoutKeyValue: string | undefined;
   cache = new Map<string, Promise<string>>();
   /** The records this session's requests created (a 201 with `data.<kind>.id`), oldest first. */
-  readonly created: { kind: string; id: string }[] = [];
+  readonly created: CreatedRecord[] = [];
+  /** Each kind's v1 delete, through which a run that shares the partner's store removes what it created. */
+  readonly #deletes: Map<string, Operation>;
 
   readonly contract: Contract;
   readonly options: Options;
@@ -46,6 +54,7 @@ export class Session {
     if (options.rateLimitMax && options.rateLimitWindowSeconds && this.capabilities.has('admin'))
       this.capabilities.add('rateLimit');
     this.kinds = creators(contract);
+    this.#deletes = deleters(contract);
     this.storeId = options.storeId ?? '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
     if (options.apiKey) this.key = { key: options.apiKey, used: 0 };
   }
@@ -90,22 +99,26 @@ export class Session {
 
   /** Deletes, newest first, the records this session created that are not in the run's cache; best effort. */
   async removeCreated(): Promise<void> {
-    const cached = new Set(await Promise.all([...this.cache.values()].map((id) => id.catch(() => ''))));
+    const cached = new Set((await this.#cachedRecords()).map(({ id }) => id));
     await this.#remove(this.created.filter(({ id }) => !cached.has(id)));
   }
 
   /** Deletes the records the run's checks shared (its cache), newest first; best effort. */
   async removeCached(): Promise<void> {
+    await this.#remove(await this.#cachedRecords());
+  }
+
+  /** The records of the run's cache whose create succeeded. */
+  async #cachedRecords(): Promise<CreatedRecord[]> {
     const settled = await Promise.all(
       [...this.cache].map(async ([kind, id]) => ({ kind, id: await id.catch(() => '') })),
     );
-    await this.#remove(settled.filter(({ id }) => id !== ''));
+    return settled.filter(({ id }) => id !== '');
   }
 
-  async #remove(records: { kind: string; id: string }[]): Promise<void> {
-    const remove = deleters(this.contract);
+  async #remove(records: CreatedRecord[]): Promise<void> {
     for (const { kind, id } of [...records].reverse()) {
-      const op = remove.get(kind);
+      const op = this.#deletes.get(kind);
       if (!op) continue;
       const pathParams = { [`${kind}Id`]: id };
       // What is already gone, or refused, stays as it is: the run's checks are over.
