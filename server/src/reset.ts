@@ -1,7 +1,7 @@
 // npm run reset [-- --yes]: deletes the embedded store in DATA_DIR (every store, key and record), so the next
 // `npm start` begins like the first one, with a new demo store and key. The admin token file stays. Asks first
-// on a terminal; elsewhere it needs --yes. Exit 0 when done or nothing was there, 1 when not confirmed or on a
-// configuration problem, 2 on a usage error.
+// on a terminal; elsewhere it needs --yes. Refuses while a server has the store open. Exit 0 when done or nothing
+// was there, 1 when not confirmed, refused or on a configuration problem, 2 on a usage error.
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { DEMO_API_KEY_FILE } from './data-dir.ts';
 import { SQLITE_FILE } from './db/database.ts';
+import { storeInUse } from './db/sqlite-in-use.ts';
 
 /**
  * The store file and SQLite's companions (write-ahead log, shared memory, rollback journal), and the demo store's
@@ -49,6 +50,13 @@ async function main(): Promise<number> {
   if (present.length === 0) {
     process.stdout.write(`Nothing to reset: no embedded store in ${config.dataDir}.\n`);
     return 0;
+  }
+  // A server still running would go on answering, and acknowledging writes, into files no longer there.
+  if (storeInUse(path.join(config.dataDir, SQLITE_FILE))) {
+    process.stderr.write(
+      `The embedded store in ${config.dataDir} is open in another process (a server still running?): stop it, then run \`npm run reset\` again. Nothing deleted.\n`,
+    );
+    return 1;
   }
   const question = `Delete the embedded store in ${config.dataDir} (every store, key and record)? [y/N] `;
   if (!yes) {

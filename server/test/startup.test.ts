@@ -151,7 +151,7 @@ describe('npm start on one DATA_DIR, started twice', { timeout: 60_000 }, () => 
     }
   });
 
-  it('npm run reset: refuses without --yes off a terminal, then deletes the store but keeps the admin token', async () => {
+  it('npm run reset: refuses while the server runs and without --yes off a terminal, then deletes the store (after a kill -9 too) but keeps the admin token', async () => {
     const reset = (...args: string[]) =>
       spawnSync(process.execPath, ['server/src/reset.ts', ...args], {
         cwd: REPO_ROOT,
@@ -160,6 +160,26 @@ describe('npm start on one DATA_DIR, started twice', { timeout: 60_000 }, () => 
         stdio: ['ignore', 'pipe', 'pipe'],
       });
     const token = readFileSync(tokenFile, 'utf8');
+    const running = await start({ DATA_DIR: dataDir });
+    try {
+      const busy = reset('--yes');
+      expect(busy.status).toBe(1);
+      expect(busy.stderr).toBe(
+        `The embedded store in ${dataDir} is open in another process (a server still running?): stop it, then run \`npm run reset\` again. Nothing deleted.\n`,
+      );
+      // The store is whole and still the server's: its demo product is read back through the API.
+      const storeId = /Mint an API key \(every scope\) for store ([0-9a-f-]{36})/.exec(running.stdout)?.[1] as string;
+      const listed = await withKey(running, readFileSync(demoKeyFile, 'utf8').trim()).GET('/api/v1/products', {
+        params: { header: { 'X-Store-Id': storeId } },
+      });
+      expect(listed.response.status).toBe(200);
+      expect(listed.data?.data.products.map((product) => product.name)).toContain('Camiseta Básica');
+    } finally {
+      // Killed, not stopped: a server that dies with the store open leaves no lock that would refuse the reset.
+      const exited = once(running.process, 'exit');
+      running.process.kill('SIGKILL');
+      await exited;
+    }
     const refused = reset();
     expect(refused.status).toBe(1);
     expect(refused.stderr).toBe(
