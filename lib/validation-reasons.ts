@@ -2,10 +2,12 @@
 // it (`ErrorDetail` › `reason` › `x-keyword-reasons`). Shared so the mock words a violation as a server would.
 import { keywordReason, reason } from './reasons.ts';
 
-/** A reason for a failed keyword, with the validator's own message in parentheses when there is one. */
+/**
+ * A reason for a failed keyword (`keyword-unknown` for a keyword the contract gives none), with the validator's own
+ * message in parentheses when there is one.
+ */
 export function validationReason(keyword: string, message?: string): string {
-  const stated = keywordReason(keyword);
-  if (!stated) return message ?? reason('keyword-unknown');
+  const stated = keywordReason(keyword) ?? reason('keyword-unknown');
   return message ? `${stated} (${message})` : stated;
 }
 
