@@ -56,6 +56,19 @@ describe('bodyCases', () => {
     ]);
   });
 
+  it('names an unknown field that no pattern of patternProperties takes, and that additionalProperties refuses', () => {
+    const headers = {
+      type: 'object',
+      patternProperties: { '^[A-Za-z-]+$': { type: 'string' } },
+      additionalProperties: false,
+    };
+    const body = { type: 'object', properties: { headers }, additionalProperties: false };
+    const value = { headers: { 'X-Kept': 'b' } };
+    const unknown = bodyCases(contract, body, value).filter((c) => c.rule === 'additionalProperties');
+    expect(unknown.map((c) => c.field)).toEqual(['conformanceUnknownField', 'headers.conformance unknown field']);
+    for (const c of unknown) expect(contract.validates(body, setPath(value, c.field, c.value)), c.field).toBe(false);
+  });
+
   it('never produces a case the schema disagrees with', () => {
     for (const c of cases) {
       // text: the contract's Text and nesting rule, which its schemas do not state

@@ -3739,7 +3739,7 @@ export interface components {
          *     the URL and body of each delivery. Any of these is a 400 `VALIDATION_ERROR` naming the header.
          */
         WebhookCustomHeaders: {
-            [key: string]: string;
+            [key: string]: never | string;
         } | null;
         /** @description **Inferred** — section 2.9 says webhook request bodies are not shown; partial update with the create fields, at least one. */
         WebhookUpdate: {

@@ -172,6 +172,20 @@ function scalarCases(
 
 type Walk = (raw: Json | undefined, value: Json | undefined, field: string) => void;
 
+/** Names for a field no schema declares: the first that none of an object's `patternProperties` takes is used. */
+const UNKNOWN_FIELD_NAMES = ['conformanceUnknownField', 'conformance unknown field', '{conformance}'];
+
+/** A property name `schema` neither names nor matches by pattern: one `additionalProperties: false` refuses. */
+function nameNoPatternTakes(schema: Schema): string | undefined {
+  const patterns = Object.keys(isObject(schema.patternProperties) ? schema.patternProperties : {}).map(
+    (pattern) => new RegExp(pattern, 'u'),
+  );
+  const declared = isObject(schema.properties) ? schema.properties : {};
+  return UNKNOWN_FIELD_NAMES.find(
+    (name) => !Object.hasOwn(declared, name) && !patterns.some((pattern) => pattern.test(name)),
+  );
+}
+
 /** Cases of an object: required fields (with `if/then`), unknown fields, min properties, then each property. */
 function objectCases(
   contract: Contract,
@@ -191,9 +205,10 @@ function objectCases(
     if (value[name] !== undefined)
       out.push({ field: at(name), location: 'body', rule: 'required', expect: 'invalid', value: undefined });
   }
-  if (schema.additionalProperties === false) {
+  const unknownName = nameNoPatternTakes(schema);
+  if (schema.additionalProperties === false && unknownName !== undefined) {
     out.push({
-      field: at('conformanceUnknownField'),
+      field: at(unknownName),
       location: 'body',
       rule: 'additionalProperties',
       expect: 'invalid',

@@ -93,12 +93,18 @@ describe('violationDetails', () => {
       v(['request', 'body'], 'additionalProperties', "Request body must NOT have additional properties; found 'zzz'"),
       v(['request', 'query', 'page'], 'minimum', 'Request query parameter page must be >= 1'),
       v(['request'], 'required', 'Body parameter is required'),
+      v(
+        ['request', 'body', 'headers', 'Host'],
+        'false schema',
+        'Request body property headers.Host boolean schema is false',
+      ),
     ]);
     expect(details.map((d) => d.reason)).toEqual([
       'texto curto demais (must NOT have fewer than 3 characters)',
       'campo não permitido (must NOT have additional properties)',
       'valor abaixo do mínimo (must be >= 1)',
       "campo obrigatório (must have required property 'body')",
+      'campo não permitido (boolean schema is false)',
     ]);
   });
 

@@ -56,14 +56,17 @@ function locationOf(violation: PrismViolation): [string, ...string[]] {
   return [missingBody(violation) ? 'body' : location, ...named];
 }
 
+/** ajv's own message at the end of Prism's: from its first "must", or a false schema's. */
+const AJV_MESSAGE = / (must .*|boolean schema is false)$/;
+
 /**
  * A Prism message in the validator's own words, as the server has them: Prism puts where the value is in front
  * ("Request body property name must …", "Request query parameter page must …") and an unknown property's name
- * behind ("…; found 'zzz'"), which a detail already says in its location and path. ajv's messages start at "must".
+ * behind ("…; found 'zzz'"), which a detail already says in its location and path.
  */
 function validatorMessage(message: string | undefined): string | undefined {
-  const start = message?.startsWith('Request ') ? message.indexOf(' must ') : -1;
-  return message && start >= 0 ? message.slice(start + 1).replace(/; found '.*'$/, '') : message;
+  if (!message?.startsWith('Request ')) return message;
+  return AJV_MESSAGE.exec(message.replace(/; found '.*'$/, ''))?.[1] ?? message;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { expect, vi } from 'vitest';
 import type { components } from '../../../../generated/openapi.ts';
-import { detailPaths, newProduct, UNKNOWN } from '../../../test/catalog.ts';
+import { keywordReason } from '../../../../lib/reasons.ts';
+import { detailPaths, detailsOf, newProduct, UNKNOWN } from '../../../test/catalog.ts';
 import { deletedAnswer, deletion } from '../../../test/deletion.ts';
 import { type Api, clientOf, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
 import { verified, webhookReceiver } from '../../../test/receiver.ts';
@@ -147,14 +148,18 @@ describeEngines(
       ['a secret not of the whsec_ form', { ...erp, secret: 'my-very-long-shared-secret-value-2024' }, 'secret'],
       ['a secret of 16 bytes (under 24)', { ...erp, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILA==' }, 'secret'],
       ['a secret in base64url', { ...erp, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La-a_w' }, 'secret'],
-      ['a header name with spaces', { ...erp, headers: { 'X Bad': 'v' } }, 'headers'],
+      ['a header name with spaces', { ...erp, headers: { 'X Bad': 'v' } }, 'headers.X Bad'],
       ['a header value with CR and LF', { ...erp, headers: { 'X-Evil': 'a\r\nInjected: 1' } }, 'headers.X-Evil'],
       ['a header value with NUL', { ...erp, headers: { 'X-Evil': 'a\u0000b' } }, 'headers.X-Evil'],
       ['a header value outside ASCII', { ...erp, headers: { 'X-Cidade': 'São Paulo' } }, 'headers.X-Cidade'],
-      ['Host among the headers', { ...erp, headers: { Host: 'internal.corp' } }, 'headers'],
-      ['Transfer-Encoding in another letter case', { ...erp, headers: { 'transfer-ENCODING': 'chunked' } }, 'headers'],
-      ['Content-Length among the headers', { ...erp, headers: { 'Content-Length': '0' } }, 'headers'],
-      ['Connection among the headers', { ...erp, headers: { connection: 'close' } }, 'headers'],
+      ['Host among the headers', { ...erp, headers: { Host: 'internal.corp' } }, 'headers.Host'],
+      [
+        'Transfer-Encoding in another letter case',
+        { ...erp, headers: { 'transfer-ENCODING': 'chunked' } },
+        'headers.transfer-ENCODING',
+      ],
+      ['Content-Length among the headers', { ...erp, headers: { 'Content-Length': '0' } }, 'headers.Content-Length'],
+      ['Connection among the headers', { ...erp, headers: { connection: 'close' } }, 'headers.connection'],
       ['hasSecret sent', { ...erp, hasSecret: true }, 'hasSecret'],
     ] as const)(
       'createWebhook rejects %s with 400 VALIDATION_ERROR naming the field',
@@ -165,6 +170,27 @@ describeEngines(
         expect(detailPaths(error)).toContain(field);
       },
     );
+
+    test("createWebhook names each refused header, in the contract's words", async ({ api }) => {
+      const headers = { Host: 'internal.corp', 'X Bad': 'v', 'X-Ok': 'fine' };
+      const { response, error } = await api.POST('/api/v1/webhooks', { body: malformed({ ...erp, headers }) });
+      expect(response.status).toBe(400);
+      expect(detailsOf(error)).toHaveLength(2);
+      expect(detailsOf(error)).toEqual(
+        expect.arrayContaining([
+          {
+            location: 'body',
+            path: 'headers.Host',
+            reason: `${keywordReason('false schema')} (boolean schema is false)`,
+          },
+          {
+            location: 'body',
+            path: 'headers.X Bad',
+            reason: `${keywordReason('additionalProperties')} (must NOT have additional properties)`,
+          },
+        ]),
+      );
+    });
 
     test.for([
       ['every webhook', undefined],
