@@ -4,9 +4,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reason } from '../../lib/reasons.ts';
+import { isObject, type Json } from '../../lib/contract.ts';
+import { keywordReason, reason } from '../../lib/reasons.ts';
 import { wordingOf } from '../../lib/worded.ts';
-import { loadContract } from './contract.ts';
+import { contractOperations, loadContract, servedContract } from './contract.ts';
 import { documentProblem } from './domain/contact.ts';
 
 const contract = loadContract() as unknown as {
@@ -87,6 +88,62 @@ describe('reasons: the server words none the contract does not state', () => {
         .filter(([id]) => id === rule || id.startsWith(`${rule}.`))
         .map(([, template]) => wordingOf(template));
     expect(shown.filter(({ rule, reason }) => !wordsOf(rule).some((words) => words.test(reason)))).toEqual([]);
+  });
+});
+
+/** The JSON Schema keywords that fail with an error of their own (ajv's), where their value can fail at all. */
+const FAILING_KEYWORDS = new Set([
+  ...['type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum'],
+  ...['maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems', 'contains'],
+  ...['maxProperties', 'minProperties', 'required', 'dependentRequired', 'additionalProperties'],
+  ...['unevaluatedProperties', 'unevaluatedItems', 'propertyNames', 'not', 'oneOf', 'anyOf', 'if', 'discriminator'],
+]);
+/** Where subschemas are: maps of them, lists of them, and one each. */
+const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas'];
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const SCHEMA_VALUES = [
+  'items',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'not',
+  'propertyNames',
+  'then',
+  'else',
+];
+
+/** The keywords `schema` can fail on, `false schema` for a schema that is `false`, into `found`. */
+function failingKeywords(schema: Json | undefined, found: Set<string>, seen = new Set<string>()): Set<string> {
+  if (schema === false) found.add('false schema');
+  if (!isObject(schema)) return found;
+  if (typeof schema.$ref === 'string') {
+    if (seen.has(schema.$ref)) return found;
+    seen.add(schema.$ref);
+  }
+  const resolved = servedContract.deref(schema);
+  if (!isObject(resolved)) return failingKeywords(resolved, found, seen);
+  for (const [keyword, value] of Object.entries(resolved)) {
+    if (FAILING_KEYWORDS.has(keyword) && value !== true) found.add(keyword);
+  }
+  // An `if` only chooses between `then` and `else`: what fails inside it is never reported.
+  const nested = [
+    ...SCHEMA_MAPS.flatMap((key) => (isObject(resolved[key]) ? Object.values(resolved[key]) : [])),
+    ...SCHEMA_LISTS.flatMap((key) => (Array.isArray(resolved[key]) ? resolved[key] : [])),
+    ...SCHEMA_VALUES.map((key) => resolved[key]),
+  ];
+  for (const subschema of nested) failingKeywords(subschema, found, seen);
+  return found;
+}
+
+describe('reasons of schema keywords', () => {
+  it('words every keyword a request can fail on (x-keyword-reasons), so no reason is the validator English alone', () => {
+    const found = new Set<string>();
+    for (const operation of servedContract.listOperations()) {
+      for (const parameter of operation.parameters) failingKeywords(parameter.schema, found);
+    }
+    for (const operation of contractOperations) failingKeywords(operation.jsonBodySchema, found);
+    expect(found).toContain('required');
+    expect(found).toContain('false schema');
+    expect([...found].filter((keyword) => keywordReason(keyword) === undefined)).toEqual([]);
   });
 });
 
