@@ -106,6 +106,15 @@ describe.runIf(runnable)('docs in Chromium, offline', { timeout: 120_000 }, () =
     await page.close();
   });
 
+  it('shows a webhook delivery signed, not authorized with an API key', async () => {
+    const page = await context.newPage();
+    await page.goto(`${docsUrl}#/webhook-events/orderpaidwebhook`);
+    const delivery = page.locator('[data-section-id="/webhook-events/orderpaidwebhook"]');
+    await delivery.getByText('webhook-signature', { exact: true }).first().waitFor();
+    expect(await delivery.getByText(/ApiKeyAuth/).count()).toBe(0);
+    await page.close();
+  });
+
   it('logged no error and asked the network for nothing but the optional footer logo', () => {
     expect(blocked.filter((url) => !OPTIONAL_REMOTE.test(url))).toEqual([]);
     expect(errors.filter((error) => !OPTIONAL_REMOTE.test(error.url))).toEqual([]);
