@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { ConfigError } from './config.ts';
+import { ConfigError, DEFAULT_DATA_DIR } from './config.ts';
 import { allScopes, apiKeyForm } from './contract.ts';
 import { DEMO_API_KEY_FILE, dataDirError, ensureDataDir } from './data-dir.ts';
 import type { Engine } from './db/database.ts';
@@ -119,6 +119,8 @@ export interface BannerFacts {
   demo: DemoCredentials | undefined;
   /** The store the printed key-minting command is for (the oldest); undefined while there is none. */
   storeId: string | undefined;
+  /** DATA_DIR, resolved: the reset command names it unless it is the default, which `npm run reset` finds alone. */
+  dataDir: string;
 }
 
 /**
@@ -126,7 +128,7 @@ export interface BannerFacts {
  * the demo key are kept in, and its commands read them from there (or from $ADMIN_TOKEN), so they work as printed
  * after any restart.
  */
-export function banner({ address, adminToken, engine, demo, storeId }: BannerFacts): string {
+export function banner({ address, adminToken, engine, demo, storeId, dataDir }: BannerFacts): string {
   const base = localBaseUrl(address);
   const bound = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const everywhere = address.address === '0.0.0.0' || address.address === '::';
@@ -172,10 +174,12 @@ export function banner({ address, adminToken, engine, demo, storeId }: BannerFac
       `  curl -s -X POST ${base}/admin/api-keys ${admin} -d '{"storeIds":["<store id>"]}'`,
     );
   }
+  const reset =
+    dataDir === path.resolve(DEFAULT_DATA_DIR) ? 'npm run reset' : `DATA_DIR=${shellQuote(dataDir)} npm run reset`;
   lines.push(
     '',
     engine === 'sqlite'
-      ? 'Reset the sandbox (every store, key and record; the admin token stays): stop the server, then `npm run reset`'
+      ? `Reset the sandbox (every store, key and record; the admin token stays): stop the server, then \`${reset}\``
       : 'Reset: `npm run reset` clears the embedded store only; on PostgreSQL drop the schema or database yourself.',
   );
   return `${lines.join('\n')}\n`;

@@ -4,6 +4,9 @@ import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/retry-sched
 import { FAILED_AUTH_LIMIT_DEFAULT } from './http/failed-auth-throttle.ts';
 import { RATE_LIMIT_DEFAULT } from './http/rate-limiter.ts';
 
+/** DATA_DIR when unset, relative to the directory the server starts in (the project's, under npm). */
+export const DEFAULT_DATA_DIR = '.data';
+
 export interface Config {
   port: number;
   /** Address to bind (HOST): 127.0.0.1 keeps the sandbox on this machine; 0.0.0.0 opens it to the network. */
@@ -118,7 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     requestTimeoutMs,
     keepAliveTimeoutMs: attempt(() => integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 600_000), 5_000),
-    dataDir: path.resolve(env.DATA_DIR || '.data'),
+    dataDir: path.resolve(env.DATA_DIR || DEFAULT_DATA_DIR),
     databaseUrl,
     databaseSchema,
     adminToken,

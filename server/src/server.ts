@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const storeId = demo?.storeId ?? (await repositories.stores.oldest())?.id;
   // The log says where; the banner names where the secrets are kept, never the secrets.
   logger.info({ host: address.address, port: address.port }, 'listening');
-  process.stdout.write(banner({ address, adminToken, engine: store.engine, demo, storeId }));
+  process.stdout.write(banner({ address, adminToken, engine: store.engine, demo, storeId, dataDir: config.dataDir }));
   worker.start();
 
   // Shutdown: stop accepting connections, but serve the requests of connections already accepted (answering

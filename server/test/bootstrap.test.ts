@@ -55,6 +55,7 @@ describe('banner', () => {
       engine: 'postgres',
       demo: undefined,
       storeId: undefined,
+      dataDir: path.resolve('.data'),
     });
     expect(text).toBe(
       [
@@ -79,8 +80,13 @@ describe('banner', () => {
       engine: 'sqlite',
       demo: undefined,
       storeId: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+      dataDir: '/srv/data',
     });
     expect(text).toContain('listening on http://[::1]:8080\n');
+    // Not the default DATA_DIR: the reset command names it, or it would reset ./.data instead.
+    expect(text).toContain(
+      "Reset the sandbox (every store, key and record; the admin token stays): stop the server, then `DATA_DIR='/srv/data' npm run reset`\n",
+    );
     expect(text).toContain('Admin token: kept in /srv/data/admin-token\n');
     expect(text).toContain(
       `curl -s -X POST http://[::1]:8080/admin/api-keys -H "Authorization: Bearer $(cat '/srv/data/admin-token')"`,
@@ -99,7 +105,9 @@ describe('banner', () => {
       engine: 'sqlite',
       demo: undefined,
       storeId: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+      dataDir: path.resolve('.data'),
     });
+    expect(text).toContain('stop the server, then `npm run reset`\n');
     const substitution = /Bearer (\$\(cat .*\))"/.exec(text)?.[1] as string;
     const shell = spawnSync('sh', ['-c', `printf %s "${substitution}"`], { encoding: 'utf8' });
     expect(shell.stdout).toBe('sf_admin_from-an-odd-path-0123');
