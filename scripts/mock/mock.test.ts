@@ -406,6 +406,25 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     expect({ status: res.status, body: await res.json() }).toEqual(unlistedAnswerSince(415, since));
   });
 
+  it.each([
+    ['a body in text/plain', 'text/plain', 'Caneca'],
+    ['a form body', 'application/x-www-form-urlencoded', 'name=Caneca&type=DIGITAL&price=10'],
+    ['no Content-Type and no body', undefined, undefined],
+  ] as const)(
+    "%s to an operation that takes JSON → the contract's 415, as the server answers it",
+    async (_name, type, text) => {
+      const { url } = createProduct();
+      const { 'content-type': _json, ...sent } = headers(`Bearer ${key}`, type ? { 'content-type': type } : {});
+      const since = Date.now();
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: type ? { ...sent, 'content-type': type } : sent,
+        ...(text === undefined ? {} : { body: text }),
+      });
+      expect({ status: res.status, body: await res.json() }).toEqual(unlistedAnswerSince(415, since));
+    },
+  );
+
   it('a target in absolute form is answered as the same request in origin form, as the server answers it', async () => {
     const absolute = await getInAbsoluteForm(`${mock.url}/api/v1/products?limit=1`, headers(`Bearer ${key}`));
     const origin = await fetch(`${mock.url}/api/v1/products?limit=1`, { headers: headers(`Bearer ${key}`) });

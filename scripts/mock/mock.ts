@@ -115,13 +115,16 @@ function restamped(reply: PrismReply): ContractAnswer | undefined {
 const isJson = (contentType: string | undefined) => /^application\/([\w.-]+\+)?json\b/i.test(contentType ?? '');
 
 /**
- * Whether a request's JSON body is sent otherwise than as UTF-8 JSON as it is (the contract's "Text and nesting"):
- * labelled with another charset, or under a Content-Encoding. The server answers it 415 before it reads the body.
+ * Whether a request's body is sent otherwise than as UTF-8 JSON as it is (the contract's "Text and nesting"): of
+ * another media type or none to an operation that takes a JSON body (with a body or without), or a JSON body
+ * labelled with another charset or under a Content-Encoding. The server answers it 415 before it reads the body;
+ * an operation without a request body ignores one, on both.
  */
-function notSentAsIs(req: http.IncomingMessage): boolean {
+function notSentAsIs(req: http.IncomingMessage, operation: Operation): boolean {
   const contentType = req.headers['content-type'];
+  if (!/^application\/json\b/i.test(contentType ?? '')) return operation.raw.requestBody !== undefined;
   const hasBody = req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
-  if (!hasBody || !/^application\/json\b/i.test(contentType ?? '')) return false;
+  if (!hasBody) return false;
   const charset = charsetOf(contentType ?? '');
   const encoding = req.headers['content-encoding']?.trim().toLowerCase();
   return (charset !== undefined && charset !== 'utf-8') || (encoding !== undefined && encoding !== 'identity');
@@ -202,7 +205,7 @@ function answerFirst(
   const storeId = operation && storeIdProblem(up.contract, operation, req.headers);
   if (storeId) return withDetails(up.errors.badRequest, [storeId]);
   const { unsupportedMediaType, payloadTooLarge } = up.errors;
-  if (operation && unsupportedMediaType && notSentAsIs(req)) return unsupportedMediaType;
+  if (operation && unsupportedMediaType && notSentAsIs(req, operation)) return unsupportedMediaType;
   if (operation && payloadTooLarge && 'tooLarge' in json) return payloadTooLarge;
   return 'refused' in json ? withDetails(up.errors.badRequest, [json.refused]) : undefined;
 }

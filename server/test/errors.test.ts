@@ -120,6 +120,16 @@ describeEngines('the error path', () => {
     expect(error).toEqual(envelope(415, 'UNSUPPORTED_MEDIA_TYPE'));
   });
 
+  test('answers a POST without a body or a JSON Content-Type with 415 UNSUPPORTED_MEDIA_TYPE', async ({ api }) => {
+    const { response, error } = await api.POST('/api/v1/products', {
+      body: product,
+      bodySerializer: () => undefined,
+      headers: { 'content-type': '' },
+    });
+    expect(response.status).toBe(415);
+    expect(error).toEqual(envelope(415, 'UNSUPPORTED_MEDIA_TYPE'));
+  });
+
   test.for([
     ['in UTF-16 (charset=utf-16)', { 'content-type': 'application/json; charset=utf-16' }, 'utf-16'],
     ['gzipped (Content-Encoding: gzip)', { 'content-encoding': 'gzip' }, 'gzip'],
