@@ -12,25 +12,31 @@ const without = (headers: Headers, ...names: string[]) =>
 const JWT =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJjb25mb3JtYW5jZSIsImlhdCI6MTcwMDAwMDAwMH0.c2lnbmF0dXJlLW5vdC12YWxpZA';
 
-/** Credentials of the wrong form for each security scheme: a name and how they change valid headers. */
-const WRONG_CREDENTIALS: Record<string, [string, (h: Headers) => Headers][]> = {
+/**
+ * Wrong credentials for each security scheme: a name, how they change valid headers, and whether only a target
+ * that knows its keys can refuse them (`state`: of the right form, but no key of the target's), or any target that
+ * checks credentials at all, the mock included, by their form (`form`).
+ */
+const WRONG_CREDENTIALS: Record<string, [string, (h: Headers) => Headers, 'form' | 'state'][]> = {
   ApiKeyAuth: [
-    ['malformed key', (h) => ({ ...h, authorization: 'Bearer sf_live_not-a-real-key' })],
-    ['a JWT', (h) => ({ ...h, authorization: `Bearer ${JWT}` })],
+    ['malformed key', (h) => ({ ...h, authorization: 'Bearer sf_live_not-a-real-key' }), 'form'],
+    ['a JWT', (h) => ({ ...h, authorization: `Bearer ${JWT}` }), 'form'],
     [
       'x-api-key header only',
       (h) => ({ ...without(h, 'authorization'), 'x-api-key': (h.authorization ?? '').replace(/^Bearer /, '') }),
+      'form',
     ],
-    ['unknown key', (h) => ({ ...h, authorization: `Bearer sf_live_${'Z'.repeat(43)}` })],
+    ['unknown key', (h) => ({ ...h, authorization: `Bearer sf_live_${'Z'.repeat(43)}` }), 'state'],
   ],
   CheckoutApiKey: [
     [
       'a v1 Bearer key instead of x-api-key',
       (h) => ({ ...without(h, 'x-api-key'), authorization: `Bearer sf_live_${'Z'.repeat(43)}` }),
+      'form',
     ],
-    ['unknown checkout key', (h) => ({ ...h, 'x-api-key': `sf_checkout_${'Z'.repeat(43)}` })],
+    ['unknown checkout key', (h) => ({ ...h, 'x-api-key': `sf_checkout_${'Z'.repeat(43)}` }), 'state'],
   ],
-  AdminToken: [['wrong admin token', (h) => ({ ...h, authorization: 'Bearer wrong-admin-token-0000' })]],
+  AdminToken: [['wrong admin token', (h) => ({ ...h, authorization: 'Bearer wrong-admin-token-0000' }), 'state']],
 };
 
 const hasStoreHeader = (op: { parameters: { in: string; name: string }[] }) =>
@@ -52,12 +58,16 @@ export const noCredentials: SingleRule = {
   },
 };
 
-export const wrongCredentials = family<[string, (h: Headers) => Headers]>({
+export const wrongCredentials = family<[string, (h: Headers) => Headers, 'form' | 'state']>({
   rule: ([name]) => `auth: ${name} → 401`,
   applies: () => true,
   variants: (_s, op) => WRONG_CREDENTIALS[op.scheme ?? ''] ?? WRONG_CREDENTIALS.AdminToken ?? [],
-  async run(s, op, [, change], rule) {
-    if (!s.has('auth')) throw new Skip('the target does not check credentials (profile without auth)');
+  async run(s, op, [, change, judged], rule) {
+    if (judged === 'state' && !s.has('auth')) {
+      throw new Skip(
+        'credentials of the right form that no key of the target is: only a target with keys refuses them',
+      );
+    }
     const request = await s.validRequest(op);
     await expectResponse(
       s,
