@@ -13,7 +13,8 @@ const MESSAGE = {
   ROUTE_NOT_FOUND: 'Rota não encontrada.',
   METHOD_NOT_ALLOWED: 'Método não permitido para esta rota.',
   PAYLOAD_TOO_LARGE: 'O corpo da requisição é grande demais.',
-  UNSUPPORTED_MEDIA_TYPE: 'O corpo da requisição deve ser JSON (Content-Type: application/json).',
+  UNSUPPORTED_MEDIA_TYPE:
+    'O corpo da requisição deve ser JSON em UTF-8 (Content-Type: application/json), sem Content-Encoding.',
   INTERNAL_ERROR: 'Erro interno do servidor.',
 } as const;
 
