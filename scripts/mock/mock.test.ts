@@ -16,6 +16,7 @@ import {
   type Json,
   maxBodyBytes,
 } from '../../lib/contract.ts';
+import { reason } from '../../lib/reasons.ts';
 import { getInAbsoluteForm } from '../test-helpers/absolute-form.ts';
 import { CONTRACT_SPEC, FIXTURE_SPEC, ROOT, specsUnderTest, writeTempSpec } from '../test-helpers/run.ts';
 import { internalErrorMessage } from './answers.ts';
@@ -274,6 +275,27 @@ describe.each(specs)('mock against %s', (_name, specSource) => {
       const example = firstExample(doc, operation.op.responses['404']);
       expect(await res.json(), operation.op.operationId).toEqual(answeredSince(example, since));
     }
+  });
+
+  it('answers a `Prefer` no documented response meets with a 400 naming it, and ignores a preference it does not honour', async () => {
+    const operation = ops().find(({ op }) => op.operationId === 'listProducts');
+    if (!operation) throw new Error('the contract has no listProducts');
+    const { url, init } = validRequest(doc, operation, doc.paths[operation.path]);
+    const preferring = (prefer: string) => call(url, { ...init, headers: { ...(init.headers as object), prefer } });
+    const badRequest: Doc = contractError('BadRequest');
+    for (const preference of ['code=999', 'code=404', 'example=NoSuchExample']) {
+      const since = Date.now();
+      const res = await preferring(preference);
+      const details = [{ location: 'header', path: 'prefer', reason: reason('mock-prefer-unknown', { preference }) }];
+      expect({ status: res.status, body: await res.json() }, preference).toEqual({
+        status: 400,
+        body: answeredSince({ ...badRequest, error: { ...badRequest.error, details } }, since),
+      });
+    }
+    // RFC 7240: a preference the mock does not honour is ignored (Prism's dynamic=true made bodies up).
+    const plain = await (await call(url, init)).json();
+    const dynamic = await preferring('dynamic=true');
+    expect({ status: dynamic.status, body: await dynamic.json() }).toEqual({ status: 200, body: plain });
   });
 
   it("answers an unknown route, another letter case or a trailing / with the contract's 404 envelope: its RouteNotFound example where it has one", async () => {
