@@ -4082,6 +4082,18 @@ export interface components {
         /** @description **Documented** (section 5) — API key missing, invalid, expired or revoked. */
         Unauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["ChallengeApiKey"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description **Documented** (sections 1 and 5) — the external checkout key is missing, invalid or revoked. */
+        CheckoutUnauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["ChallengeCheckoutKey"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -4179,6 +4191,7 @@ export interface components {
         /** @description **Inferred** — the admin token is missing or wrong. */
         AdminUnauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["ChallengeAdminToken"];
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
@@ -4420,6 +4433,21 @@ export interface components {
          * @example true
          */
         IdempotentReplayed: "true";
+        /**
+         * @description **Inferred** (the source shows no header of a 401; RFC 9110 §11.6.1 requires a challenge on every 401) — how to authenticate: an API key as a bearer token (`ApiKeyAuth`).
+         * @example Bearer realm="storefront"
+         */
+        ChallengeApiKey: "Bearer realm=\"storefront\"";
+        /**
+         * @description **Inferred** (the source shows no header of a 401; RFC 9110 §11.6.1 requires a challenge on every 401) — how to authenticate: the external checkout key in the `x-api-key` header (`CheckoutApiKey`; HTTP has no registered scheme for a key in a header of its own).
+         * @example ApiKey realm="storefront-checkout", header="x-api-key"
+         */
+        ChallengeCheckoutKey: "ApiKey realm=\"storefront-checkout\", header=\"x-api-key\"";
+        /**
+         * @description **Inferred** (RFC 9110 §11.6.1 requires a challenge on every 401) — how to authenticate: the admin token as a bearer token (`AdminToken`).
+         * @example Bearer realm="storefront-admin"
+         */
+        ChallengeAdminToken: "Bearer realm=\"storefront-admin\"";
         /**
          * @description **Inferred** — the id of this request, on every response (success or error); quote it when reporting a problem. A client may send its own `X-Request-Id` (up to 128 letters, digits, `.`, `_`, `-`) and gets it back.
          * @example 3f2b8c1e-9d4a-4e5b-8c7d-1a2b3c4d5e6f
@@ -8138,7 +8166,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["CheckoutUnauthorized"];
             /** @description **Inferred** — a product or variant of the cart is not in the store, or the coupon cannot apply now. */
             422: {
                 headers: {
@@ -8182,7 +8210,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["CheckoutUnauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
         };

@@ -459,6 +459,8 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     const res = await fetch(url, { method: 'POST', headers: headers('Bearer hello'), body: JSON.stringify(body) });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(answeredSince(unauthorized(), since));
+    // RFC 9110: a 401 says how to authenticate, as the server's does.
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="storefront"');
   });
 
   it("an external checkout key not of the contract's x-key-format → the documented 401; one of that form is read", async () => {

@@ -51,6 +51,8 @@ export interface Operation {
   bodyRequired: boolean;
   /** The schema of its JSON request body as the contract writes it (`$ref`s kept), when it takes one. */
   jsonBodySchema: Json | undefined;
+  /** The `WWW-Authenticate` challenge its 401 carries (the header's `schema` › `const`). */
+  challenge: string | undefined;
 }
 
 /** openapi.yaml, read once: the operations below and the validator's document both come from it. */
@@ -70,6 +72,14 @@ function jsonBodySchemaOf(contract: ContractDocument, requestBody: Json | undefi
   return isObject(content) ? content.schema : undefined;
 }
 
+function challengeOf(contract: ContractDocument, responses: Json | undefined): string | undefined {
+  const response = contract.deref(isObject(responses) ? responses['401'] : undefined);
+  const headers = isObject(response) && isObject(response.headers) ? response.headers : {};
+  const header = contract.deref(headers['WWW-Authenticate']);
+  const schema = isObject(header) ? contract.deref(header.schema) : undefined;
+  return isObject(schema) && typeof schema.const === 'string' ? schema.const : undefined;
+}
+
 function operationsOf(contract: ContractDocument): Operation[] {
   return contract.listOperations().map((operation) => {
     if (!operation.scheme) throw new Error(`${operation.operationId} has no security requirement in the contract`);
@@ -85,6 +95,7 @@ function operationsOf(contract: ContractDocument): Operation[] {
       queryIntegers: queryIntegerNames(contract, operation.parameters),
       bodyRequired: isObject(operation.raw.requestBody) && operation.raw.requestBody.required === true,
       jsonBodySchema: jsonBodySchemaOf(contract, operation.raw.requestBody),
+      challenge: challengeOf(contract, operation.raw.responses),
     };
   });
 }

@@ -270,4 +270,29 @@ describeEngines('authentication', () => {
       expect((await listProducts(clientWith, tenant.headers)).response.status).toBe(200);
     },
   );
+
+  test('says on every 401 how to authenticate (WWW-Authenticate: the challenge of the operation’s scheme)', async ({
+    server,
+    clientWith,
+    tenant,
+  }) => {
+    const anonymous = createClient<paths>({ baseUrl: server.baseUrl });
+    const v1 = await listProducts(clientWith, { authorization: `Bearer ${WELL_FORMED_UNKNOWN}` });
+    const admin = await anonymous.POST('/admin/stores', {
+      body: withoutDefaults<components['schemas']['StoreCreate']>({ name: 'Loja Intrusa' }),
+    });
+    const checkout = await anonymous.GET('/checkout/payment-links/{paymentLinkId}', {
+      params: { path: { paymentLinkId: UNKNOWN } },
+    });
+    expect(
+      [v1, admin, checkout].map(({ response }) => [response.status, response.headers.get('www-authenticate')]),
+    ).toEqual([
+      [401, 'Bearer realm="storefront"'],
+      [401, 'Bearer realm="storefront-admin"'],
+      [401, 'ApiKey realm="storefront-checkout", header="x-api-key"'],
+    ]);
+    // Only a 401 carries it.
+    const missingStore = await listProducts(clientWith, { authorization: `Bearer ${tenant.apiKey}` });
+    expect([missingStore.response.status, missingStore.response.headers.get('www-authenticate')]).toEqual([400, null]);
+  });
 });

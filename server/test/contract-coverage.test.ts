@@ -15,6 +15,7 @@ const operation = (operationId: string, method: Operation['method'], contractPat
   queryIntegers: [],
   bodyRequired: false,
   jsonBodySchema: undefined,
+  challenge: undefined,
 });
 
 /** A tiny contract: two operations on one path and one on another. */

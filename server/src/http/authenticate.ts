@@ -105,7 +105,11 @@ export function authenticate({ credentials, rateLimiter, adminToken, failedAuth 
       else admin(req);
       next();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) failedAuth.recordFailure(address);
+      if (error instanceof ApiError && error.status === 401) {
+        failedAuth.recordFailure(address);
+        // RFC 9110: a 401 says how to authenticate.
+        if (operation.challenge) res.setHeader('WWW-Authenticate', operation.challenge);
+      }
       next(error);
     }
   };
