@@ -38,8 +38,10 @@ export class Session {
   cache = new Map<string, Promise<string>>();
   /** The records this session's requests created (a 201 with `data.<kind>.id`), oldest first. */
   readonly created: CreatedRecord[] = [];
-  /** Each kind's v1 delete, through which a run that shares the partner's store removes what it created. */
+  /** Each kind's v1 delete, through which a run removes what it created. */
   readonly #deletes: Map<string, Operation>;
+  /** Whether the session's checks run in a store of their own, which no other session reads. */
+  #ownStore = false;
 
   readonly contract: Contract;
   readonly options: Options;
@@ -77,6 +79,7 @@ export class Session {
       child.storeId = await this.createStore();
       child.key = { key: await this.createKey([child.storeId]), used: 0 };
       child.cache = new Map();
+      child.#ownStore = true;
     }
     return child;
   }
@@ -95,6 +98,16 @@ export class Session {
    */
   get sharesStore(): boolean {
     return this.has('state') && !this.has('admin');
+  }
+
+  /**
+   * Deletes, once its checks are over, what this session created: in a store of its own all of it, in the
+   * partner's store what the run's shared cache does not hold (`removeCached` takes the rest at the end). A
+   * webhook left behind would otherwise go on retrying its deliveries to nowhere for hours.
+   */
+  async cleanUp(): Promise<void> {
+    if (this.#ownStore) await this.#remove(this.created);
+    else if (this.sharesStore) await this.removeCreated();
   }
 
   /** Deletes, newest first, the records this session created that are not in the run's cache; best effort. */
@@ -146,7 +159,10 @@ export class Session {
       );
     }
     if (this.has('admin')) {
-      if (!this.options.storeId) this.storeId = await this.createStore();
+      if (!this.options.storeId) {
+        this.storeId = await this.createStore();
+        this.#ownStore = true;
+      }
       this.otherStoreId = await this.createStore();
       if (!this.options.apiKey) this.key = { key: await this.createKey([this.storeId]), used: 0 };
     }

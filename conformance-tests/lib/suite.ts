@@ -52,7 +52,7 @@ async function operationTier(s: Session, ops: Operation[], concurrency: number, 
       const started = Date.now();
       const child = await s.child();
       await checkOperation(child, op);
-      if (child.sharesStore) await child.removeCreated();
+      await child.cleanUp();
       done += 1;
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       progress(
@@ -75,7 +75,7 @@ async function behaviourTier(s: Session, only: string[] | undefined, progress: P
     }
     const child = await s.child();
     await s.check(test.operationId, test.rule, () => test.run(child));
-    if (child.sharesStore) await child.removeCreated();
+    await child.cleanUp();
     progress(`behaviour ${test.operationId}: ${s.results.at(-1)?.outcome ?? ''} — ${test.rule}`);
   }
 }
@@ -93,6 +93,7 @@ export async function runSuite(given: Options, contractFile = DEFAULT_CONTRACT):
   await behaviourTier(s, options.only, progress);
   await checkRateLimit(s, ops);
   progress(`rate limit: ${tally(s, new Set(['*', ...ops.map((op) => op.operationId)]))} in all so far`);
+  await s.cleanUp();
   if (s.sharesStore) await s.removeCached();
   return s;
 }

@@ -13,6 +13,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 export interface Target {
   url: string;
+  /** The reference server's embedded store file, for what a test reads behind the API. */
+  storeFile?: string;
   adminToken?: string;
   rateLimitMax?: number;
   rateLimitWindowSeconds?: number;
@@ -89,6 +91,7 @@ export async function startServer(engine: 'sqlite' | 'postgres', rateLimit = RAT
   await waitFor(child, /listening on/, `the reference server (${engine})`);
   return {
     url: `http://127.0.0.1:${port}`,
+    ...(engine === 'sqlite' ? { storeFile: path.join(dataDir, 'storefront.sqlite') } : {}),
     adminToken,
     rateLimitMax: rateLimit.max,
     rateLimitWindowSeconds: rateLimit.windowSeconds,
