@@ -283,7 +283,14 @@ describe.each(specs)('mock against %s', (_name, specSource) => {
     const { url, init } = validRequest(doc, operation, doc.paths[operation.path]);
     const preferring = (prefer: string) => call(url, { ...init, headers: { ...(init.headers as object), prefer } });
     const badRequest: Doc = contractError('BadRequest');
-    for (const preference of ['code=999', 'code=404', 'example=NoSuchExample']) {
+    const unauthorized = reader(doc).examples(doc.components.responses.Unauthorized)[0];
+    if (!unauthorized) throw new Error('the contract has no Unauthorized example');
+    for (const preference of [
+      'code=999',
+      'code=404',
+      'example=NoSuchExample',
+      `code=200, example=${unauthorized.name}`,
+    ]) {
       const since = Date.now();
       const res = await preferring(preference);
       const details = [{ location: 'header', path: 'prefer', reason: reason('mock-prefer-unknown', { preference }) }];
@@ -292,10 +299,21 @@ describe.each(specs)('mock against %s', (_name, specSource) => {
         body: answeredSince({ ...badRequest, error: { ...badRequest.error, details } }, since),
       });
     }
-    // RFC 7240: a preference the mock does not honour is ignored (Prism's dynamic=true made bodies up).
+    // RFC 7240: a preference the mock does not honour is ignored (Prism's dynamic=true made bodies up), and so are
+    // a preference's parameters.
     const plain = await (await call(url, init)).json();
     const dynamic = await preferring('dynamic=true');
     expect({ status: dynamic.status, body: await dynamic.json() }).toEqual({ status: 200, body: plain });
+    // An example alone is looked for in every response of the operation, not in the first only.
+    const documented401 = operation.op.responses['401'] ? [`example=${unauthorized.name}`, 'code=401;q=1'] : [];
+    for (const preference of documented401) {
+      const since = Date.now();
+      const res = await preferring(preference);
+      expect({ status: res.status, body: await res.json() }, preference).toEqual({
+        status: 401,
+        body: answeredSince(unauthorized.value, since),
+      });
+    }
   });
 
   it("answers an unknown route, another letter case or a trailing / with the contract's 404 envelope: its RouteNotFound example where it has one", async () => {

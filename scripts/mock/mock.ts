@@ -51,7 +51,7 @@ import {
 import { credentialProblem, type FindOperation, operationRouter } from './credentials.ts';
 import { type AllowOf, allowOf } from './methods.ts';
 import { type NarrowerRules, narrowerRules } from './narrower-rules.ts';
-import { honouredPreferences, preferenceProblem } from './preferences.ts';
+import { preferenceFor } from './preferences.ts';
 import { startPrismOnFreePort } from './prism-process.ts';
 import { storeIdProblem } from './store-id.ts';
 import type { Detail } from './violations.ts';
@@ -205,8 +205,10 @@ function answerFirst(
   }
   const storeId = operation && storeIdProblem(up.contract, operation, req.headers);
   if (storeId) return withDetails(up.errors.badRequest, [storeId]);
-  const preference = operation && preferenceProblem(up.contract, operation, req.headers.prefer);
-  if (preference) return withDetails(up.errors.badRequest, [preference]);
+  const preference = operation && preferenceFor(up.contract, operation, req.headers.prefer);
+  if (preference && 'refused' in preference) return withDetails(up.errors.badRequest, [preference.refused]);
+  if (preference?.prefer) req.headers.prefer = preference.prefer;
+  else delete req.headers.prefer;
   const { unsupportedMediaType, payloadTooLarge } = up.errors;
   if (operation && unsupportedMediaType && notSentAsIs(req, operation)) return unsupportedMediaType;
   if (operation && payloadTooLarge && 'tooLarge' in json) return payloadTooLarge;
@@ -286,9 +288,6 @@ function handler(up: Upstream): http.RequestListener {
     // RFC 9110: the auth scheme is case-insensitive; Prism only knows `Bearer`
     const authorization = req.headers.authorization;
     if (authorization) req.headers.authorization = authorization.replace(/^bearer /i, 'Bearer ');
-    const prefer = honouredPreferences(req.headers.prefer);
-    if (prefer) req.headers.prefer = prefer;
-    else delete req.headers.prefer;
     readBody(req, up.maxBodyBytes, (body) => {
       const url = new URL(req.url ?? '/', 'http://mock');
       // A HEAD is the path's GET without its body, as on the server: Prism is asked the GET, and Node sends no body.

@@ -1,49 +1,49 @@
 // The `Prefer` preferences the mock honours, as Prism reads them: `code=NNN`, a status the operation documents, and
-// `example=NAME`, a named example of one of its responses. Any other preference is ignored (RFC 7240): Prism's
-// `dynamic=true` answered with bodies it made up, outside the contract. One the operation cannot honour is a 400
-// naming the header, in the contract's envelope, where Prism answers its own 404 problem.
+// `example=NAME`, a named example of one of its responses (of the `code` when both are given; alone, the mock adds
+// the code of the response that holds it, as Prism looks in one response only). Any other preference is ignored
+// (RFC 7240), and so are a preference's parameters (`code=401;q=1`): Prism's `dynamic=true` answered with bodies it
+// made up, outside the contract. One the operation cannot honour is a 400 naming the header, in the contract's
+// envelope, where Prism answers its own 404 or 500 problem.
 import { type ContractDocument, isObject, type Operation } from '../../lib/contract.ts';
 import { reason } from '../../lib/reasons.ts';
 import type { Detail } from './violations.ts';
 
-const HONOURED = /^\s*(code|example)\s*=\s*"?([^",]*?)"?\s*$/i;
+const HONOURED = /^\s*(code|example)\s*=\s*"?([^";,]*)"?\s*(?:;.*)?$/i;
 
 /** A `Prefer` header as Node has it (one line, or each of several). */
 type PreferHeader = string | string[] | undefined;
 
-const preferencesOf = (prefer: PreferHeader) =>
-  [prefer ?? []]
-    .flat()
-    .join(',')
-    .split(',')
-    .filter((token) => token.trim());
+/** What Prism is asked for (no `Prefer` when undefined), or the detail refusing the preference. */
+export type Preference = { prefer: string | undefined } | { refused: Detail };
 
-/** The preferences of a `Prefer` header the mock honours, as one header; undefined when there are none. */
-export function honouredPreferences(prefer: PreferHeader): string | undefined {
-  const kept = preferencesOf(prefer).filter((token) => HONOURED.test(token));
-  return kept.length > 0 ? kept.map((token) => token.trim()).join(', ') : undefined;
+/** The honoured preferences of a header, the last of each kind winning: `{ code: '401', example: 'ApiKeyRequired' }`. */
+function honoured(prefer: PreferHeader): { code?: string; example?: string } {
+  const chosen: { code?: string; example?: string } = {};
+  for (const token of [prefer ?? []].flat().join(',').split(',')) {
+    const [, kind, value = ''] = HONOURED.exec(token) ?? [];
+    if (kind) chosen[kind.toLowerCase() as 'code' | 'example'] = value.trim();
+  }
+  return chosen;
 }
 
-/** The detail refusing the first honoured preference `operation` has no documented answer for. */
-export function preferenceProblem(
-  contract: ContractDocument,
-  operation: Operation,
-  prefer: PreferHeader,
-): Detail | undefined {
+/** What to ask Prism for the preferences of `prefer` on `operation`, or why none of its responses meets them. */
+export function preferenceFor(contract: ContractDocument, operation: Operation, prefer: PreferHeader): Preference {
   const responses = isObject(operation.raw.responses) ? operation.raw.responses : {};
-  const answerable = (kind: string, value: string) =>
-    kind === 'code'
-      ? Object.hasOwn(responses, value)
-      : Object.values(responses).some((response) => contract.examples(response).some((e) => e.name === value));
-  for (const token of preferencesOf(prefer)) {
-    const [, kind = '', value = ''] = HONOURED.exec(token) ?? [];
-    if (kind && !answerable(kind.toLowerCase(), value)) {
-      return {
-        location: 'header',
-        path: 'prefer',
-        reason: reason('mock-prefer-unknown', { preference: token.trim() }),
-      };
-    }
+  const { code, example } = honoured(prefer);
+  const holders =
+    example === undefined
+      ? []
+      : Object.keys(responses).filter((status) => contract.examples(responses[status]).some((e) => e.name === example));
+  const status = code ?? holders[0];
+  const answerable =
+    (status === undefined || Object.hasOwn(responses, status)) &&
+    (example === undefined || holders.includes(status ?? ''));
+  if (!answerable) {
+    const preference = [code === undefined ? '' : `code=${code}`, example === undefined ? '' : `example=${example}`]
+      .filter(Boolean)
+      .join(', ');
+    return { refused: { location: 'header', path: 'prefer', reason: reason('mock-prefer-unknown', { preference }) } };
   }
-  return undefined;
+  const asked = [status === undefined ? '' : `code=${status}`, example === undefined ? '' : `example=${example}`];
+  return { prefer: asked.filter(Boolean).join(', ') || undefined };
 }
