@@ -2,14 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { ConfigError, DEFAULT_DATA_DIR } from './config.ts';
+import { ConfigError } from './config.ts';
 import { allScopes, apiKeyForm } from './contract.ts';
-import { DEMO_API_KEY_FILE, dataDirError, ensureDataDir } from './data-dir.ts';
+import { DEMO_API_KEY_FILE, dataDirError, ensureDataDir, resetCommand } from './data-dir.ts';
 import type { Engine } from './db/database.ts';
 import { now } from './domain/clock.ts';
 import { newId } from './domain/new-id.ts';
 import { hashSecret, newKey } from './domain/secrets.ts';
 import type { Repositories } from './resources/index.ts';
+import { shellQuote } from './shell-quote.ts';
 
 /** Where the generated admin token is kept, in DATA_DIR, readable by its owner only. */
 export const ADMIN_TOKEN_FILE = 'admin-token';
@@ -99,11 +100,6 @@ export async function createDemoStoreIfEmpty(
   return { storeId: store.id, apiKeyFile };
 }
 
-/** A string the POSIX shell reads back as exactly `text`. */
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
 /** The URL to call the server at from this machine: an unspecified bind address is reached through loopback. */
 export function localBaseUrl({ address, family, port }: AddressInfo): string {
   if (family === 'IPv6') return `http://[${address === '::' ? '::1' : address}]:${port}`;
@@ -174,12 +170,10 @@ export function banner({ address, adminToken, engine, demo, storeId, dataDir }: 
       `  curl -s -X POST ${base}/admin/api-keys ${admin} -d '{"storeIds":["<store id>"]}'`,
     );
   }
-  const reset =
-    dataDir === path.resolve(DEFAULT_DATA_DIR) ? 'npm run reset' : `DATA_DIR=${shellQuote(dataDir)} npm run reset`;
   lines.push(
     '',
     engine === 'sqlite'
-      ? `Reset the sandbox (every store, key and record; the admin token stays): stop the server, then \`${reset}\``
+      ? `Reset the sandbox (every store, key and record; the admin token stays): stop the server, then \`${resetCommand(dataDir)}\``
       : 'Reset: `npm run reset` clears the embedded store only; on PostgreSQL drop the schema or database yourself.',
   );
   return `${lines.join('\n')}\n`;

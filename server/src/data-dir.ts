@@ -1,9 +1,15 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from './config.ts';
+import { ConfigError, DEFAULT_DATA_DIR } from './config.ts';
+import { shellQuote } from './shell-quote.ts';
 
 /** Where the demo store's key is kept, in DATA_DIR, readable by its owner only; `npm run reset` deletes it. */
 export const DEMO_API_KEY_FILE = 'demo-api-key';
+
+/** `npm run reset` for the store in `dataDir`: it names DATA_DIR unless it is the default, which reset finds alone. */
+export function resetCommand(dataDir: string): string {
+  return dataDir === path.resolve(DEFAULT_DATA_DIR) ? 'npm run reset' : `DATA_DIR=${shellQuote(dataDir)} npm run reset`;
+}
 
 /**
  * Makes DATA_DIR exist and proves it writable, or throws a ConfigError naming DATA_DIR. The directories are

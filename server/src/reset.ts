@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
-import { DEMO_API_KEY_FILE } from './data-dir.ts';
+import { DEMO_API_KEY_FILE, resetCommand } from './data-dir.ts';
 import { SQLITE_FILE } from './db/database.ts';
 import { storeInUse } from './db/sqlite-in-use.ts';
 
@@ -54,7 +54,7 @@ async function main(): Promise<number> {
   // A server still running would go on answering, and acknowledging writes, into files no longer there.
   if (storeInUse(path.join(config.dataDir, SQLITE_FILE))) {
     process.stderr.write(
-      `The embedded store in ${config.dataDir} is open in another process (a server still running?): stop it, then run \`npm run reset\` again. Nothing deleted.\n`,
+      `The embedded store in ${config.dataDir} is open in another process (a server still running?): stop it, then run \`${resetCommand(config.dataDir)}\` again. Nothing deleted.\n`,
     );
     return 1;
   }
@@ -62,7 +62,7 @@ async function main(): Promise<number> {
   if (!yes) {
     if (!process.stdin.isTTY) {
       process.stderr.write(
-        `Not confirmed: run \`npm run reset -- --yes\` to delete the embedded store in ${config.dataDir}.\n`,
+        `Not confirmed: run \`${resetCommand(config.dataDir)} -- --yes\` to delete the embedded store in ${config.dataDir}.\n`,
       );
       return 1;
     }

@@ -165,7 +165,7 @@ describe('npm start on one DATA_DIR, started twice', { timeout: 60_000 }, () => 
       const busy = reset('--yes');
       expect(busy.status).toBe(1);
       expect(busy.stderr).toBe(
-        `The embedded store in ${dataDir} is open in another process (a server still running?): stop it, then run \`npm run reset\` again. Nothing deleted.\n`,
+        `The embedded store in ${dataDir} is open in another process (a server still running?): stop it, then run \`DATA_DIR='${dataDir}' npm run reset\` again. Nothing deleted.\n`,
       );
       // The store is whole and still the server's: its demo product is read back through the API.
       const storeId = /Mint an API key \(every scope\) for store ([0-9a-f-]{36})/.exec(running.stdout)?.[1] as string;
@@ -183,7 +183,7 @@ describe('npm start on one DATA_DIR, started twice', { timeout: 60_000 }, () => 
     const refused = reset();
     expect(refused.status).toBe(1);
     expect(refused.stderr).toBe(
-      `Not confirmed: run \`npm run reset -- --yes\` to delete the embedded store in ${dataDir}.\n`,
+      `Not confirmed: run \`DATA_DIR='${dataDir}' npm run reset -- --yes\` to delete the embedded store in ${dataDir}.\n`,
     );
     expect(statSync(path.join(dataDir, 'storefront.sqlite')).isFile()).toBe(true);
 

@@ -5,8 +5,9 @@ import { isSqliteBusy } from './retry-when-busy.ts';
 /**
  * Whether another connection has the embedded store at `file` open, as a running server does for as long as it
  * runs: in WAL mode each of its connections holds a shared lock on the file, so an exclusive lock asked for without
- * waiting is refused. Nothing is written, and the lock ends with the connection; a process killed with its store
- * open leaves no lock behind. A file that is not a SQLite database is not in use as a store.
+ * waiting is refused. No data changes (a log a killed process left is folded into the file, as the next start
+ * would), and the lock ends with the connection; a process killed with its store open leaves no lock behind. A file
+ * that is not a SQLite database is not in use as a store.
  */
 export function storeInUse(file: string): boolean {
   if (!existsSync(file)) return false;
