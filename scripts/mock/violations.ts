@@ -1,6 +1,8 @@
 // Prism's own account of what is wrong with a request (the `sl-violations` response header) turned into the
 // contract's `error.details`: one entry per failing field, with its location and dotted path.
+
 import { isObject, type JsonObject } from '../../lib/contract.ts';
+import { pointerSegmentName } from '../../lib/json-pointer.ts';
 import { missingReason, validationReason } from '../../lib/validation-reasons.ts';
 
 export interface PrismViolation {
@@ -79,7 +81,7 @@ export function detailOf(violation: PrismViolation, parameters: string[] = []): 
   const [first, ...rest] = named;
   const spelled =
     location === 'query' || location === 'path' ? parameters.find((p) => p.toLowerCase() === first) : undefined;
-  const segments = first === undefined ? [] : [spelled ?? first, ...rest];
+  const segments = first === undefined ? [] : [spelled ?? first, ...rest].map(pointerSegmentName);
   const property = namedProperty(violation);
   const path = [...segments, ...(property ? [property] : [])].join('.');
   return {

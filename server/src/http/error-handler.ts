@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { components } from '../../../generated/openapi.ts';
+import { pointerSegmentName } from '../../../lib/json-pointer.ts';
 import { malformedJsonReason, validationReason } from '../../../lib/validation-reasons.ts';
 import {
   ApiError,
@@ -41,9 +42,18 @@ const LOCATIONS: Record<string, ErrorDetail['location']> = {
   header: 'header',
 };
 
+/**
+ * The segments of a validator's path: a JSON pointer (`/body/logistics/weight`, `/query/limit`; `~1` a `/` and `~0`
+ * a `~` inside a name, such as a webhook header's), or dotted (`.body.name`).
+ */
+function pathSegments(path: string): string[] {
+  if (!path.startsWith('/')) return path.split('.').filter(Boolean);
+  return path.split('/').filter(Boolean).map(pointerSegmentName);
+}
+
 function toDetail(item: NonNullable<ValidatorError['errors']>[number]): ErrorDetail {
-  // Paths look like `/body/logistics/weight` or `/query/limit`; the first segment is where the field lives.
-  const segments = (item.path ?? '').replace(/^[./]/, '').split(/[./]/).filter(Boolean);
+  // The first segment is where the field lives.
+  const segments = pathSegments(item.path ?? '');
   const location = LOCATIONS[segments[0] ?? ''] ?? 'body';
   const keyword = (item.errorCode ?? '').replace(/\.openapi\.(validation|requestValidation)$/, '');
   const path = segments.slice(1).join('.');

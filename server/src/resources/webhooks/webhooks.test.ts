@@ -151,6 +151,11 @@ describeEngines(
       ['a header name with spaces', { ...erp, headers: { 'X Bad': 'v' } }, 'headers.X Bad'],
       ['a header value with CR and LF', { ...erp, headers: { 'X-Evil': 'a\r\nInjected: 1' } }, 'headers.X-Evil'],
       ['a header value with NUL', { ...erp, headers: { 'X-Evil': 'a\u0000b' } }, 'headers.X-Evil'],
+      [
+        'a refused value of a name with ~ (a JSON pointer escape)',
+        { ...erp, headers: { 'X~1a': 'a\nb' } },
+        'headers.X~1a',
+      ],
       ['a header value outside ASCII', { ...erp, headers: { 'X-Cidade': 'São Paulo' } }, 'headers.X-Cidade'],
       ['Host among the headers', { ...erp, headers: { Host: 'internal.corp' } }, 'headers.Host'],
       [
