@@ -2,6 +2,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import { expect } from 'vitest';
 import type { components } from '../../generated/openapi.ts';
 import { maxBodyBytes, readContract } from '../../lib/contract.ts';
+import { keywordReason } from '../../lib/reasons.ts';
 import type { Engine } from '../src/db/database.ts';
 import type { Handlers } from '../src/resources/operation.ts';
 import { detailsOf, envelopeOf, UNKNOWN, UUID } from './catalog.ts';
@@ -40,6 +41,16 @@ async function failingServer(engine: Engine, options: Omit<StartOptions, 'engine
 
 // Paths and methods the contract lacks go through rawRequest: a typed client cannot name them.
 describeEngines('the error path', () => {
+  test("words a date-time that is not text as a type error, in the contract's words", async ({ api }) => {
+    const { response, error } = await api.POST('/api/v1/order-bumps', { body: malformed({ startsAt: 12 }) });
+    expect(response.status).toBe(400);
+    expect(detailsOf(error)).toContainEqual({
+      location: 'body',
+      path: 'startsAt',
+      reason: `${keywordReason('type')} (must be string)`,
+    });
+  });
+
   test('answers malformed JSON with 400 VALIDATION_ERROR naming the body', async ({ api }) => {
     const { response, error } = await api.POST('/api/v1/products', {
       body: product,

@@ -43,6 +43,12 @@ const LOCATIONS: Record<string, ErrorDetail['location']> = {
 };
 
 /**
+ * The validator's own keywords by the JSON Schema keyword they check: `x-eov-type` is the type check of a value it
+ * converts (a `date-time`), a `type` like any other.
+ */
+const VALIDATOR_KEYWORDS: Record<string, string> = { 'x-eov-type': 'type' };
+
+/**
  * The segments of a validator's path: a JSON pointer (`/body/logistics/weight`, `/query/limit`; `~1` a `/` and `~0`
  * a `~` inside a name, such as a webhook header's), or dotted (`.body.name`).
  */
@@ -55,7 +61,8 @@ function toDetail(item: NonNullable<ValidatorError['errors']>[number]): ErrorDet
   // The first segment is where the field lives.
   const segments = pathSegments(item.path ?? '');
   const location = LOCATIONS[segments[0] ?? ''] ?? 'body';
-  const keyword = (item.errorCode ?? '').replace(/\.openapi\.(validation|requestValidation)$/, '');
+  const reported = (item.errorCode ?? '').replace(/\.openapi\.(validation|requestValidation)$/, '');
+  const keyword = VALIDATOR_KEYWORDS[reported] ?? reported;
   const path = segments.slice(1).join('.');
   return detail(location, location === 'header' ? path.toLowerCase() : path, validationReason(keyword, item.message));
 }
