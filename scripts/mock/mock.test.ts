@@ -450,6 +450,7 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     ['a body in text/plain', 'text/plain', 'Caneca'],
     ['a form body', 'application/x-www-form-urlencoded', 'name=Caneca&type=DIGITAL&price=10'],
     ['no Content-Type and no body', undefined, undefined],
+    ['two media types', 'application/json, text/plain', '{}'],
   ] as const)(
     "%s to an operation that takes JSON → the contract's 415, as the server answers it",
     async (_name, type, text) => {
@@ -462,6 +463,20 @@ describe('mock against openapi.yaml: what a partner notices', () => {
         ...(text === undefined ? {} : { body: text }),
       });
       expect({ status: res.status, body: await res.json() }).toEqual(unlistedAnswerSince(415, since));
+    },
+  );
+
+  it.each(['application/json;', 'application/json; charset="utf-8'])(
+    'a JSON body labelled `%s` is read as JSON, as the server reads it (Prism alone answered a 500 of its own)',
+    async (type) => {
+      const { url, body } = createProduct();
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: headers(`Bearer ${key}`, { 'content-type': type }),
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(201);
+      expect(await res.json()).toMatchObject({ success: true });
     },
   );
 

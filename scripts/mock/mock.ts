@@ -117,13 +117,13 @@ const isJson = (contentType: string | undefined) => /^application\/([\w.-]+\+)?j
 
 /**
  * Whether a request's body is sent otherwise than as UTF-8 JSON as it is (the contract's "Text and nesting"): of
- * another media type or none to an operation that takes a JSON body (with a body or without), or a JSON body
- * labelled with another charset or under a Content-Encoding. The server answers it 415 before it reads the body;
- * an operation without a request body ignores one, on both.
+ * another media type, several or none to an operation that takes a JSON body (with a body or without), or a JSON body
+ * labelled with another charset or under a Content-Encoding. The server answers it 415 before it reads the body.
  */
 function notSentAsIs(req: http.IncomingMessage, operation: Operation): boolean {
   const contentType = req.headers['content-type'];
-  if (!/^application\/json\b/i.test(contentType ?? '')) return operation.raw.requestBody !== undefined;
+  const json = /^application\/json\b/i.test(contentType ?? '') && !contentType?.includes(',');
+  if (!json) return operation.raw.requestBody !== undefined;
   const hasBody = req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
   if (!hasBody) return false;
   const charset = charsetOf(contentType ?? '');
@@ -211,6 +211,11 @@ function answerFirst(
   else delete req.headers.prefer;
   const { unsupportedMediaType, payloadTooLarge } = up.errors;
   if (operation && unsupportedMediaType && notSentAsIs(req, operation)) return unsupportedMediaType;
+  // UTF-8 JSON as the server reads it, whatever else its Content-Type says: Prism's HTTP layer answered a 500 of its
+  // own to `application/json;` or an unclosed quote, which the server reads as JSON.
+  if (req.headers['content-type'] !== undefined && isJson(req.headers['content-type'])) {
+    req.headers['content-type'] = 'application/json';
+  }
   if (operation && payloadTooLarge && 'tooLarge' in json) return payloadTooLarge;
   return 'refused' in json ? withDetails(up.errors.badRequest, [json.refused]) : undefined;
 }

@@ -122,6 +122,7 @@ describeEngines('the error path', () => {
     ['text/plain', JSON.stringify(product)],
     ['application/x-www-form-urlencoded', 'name=Caneca&type=DIGITAL&price=10'],
     ['application/json; charset=latin1', JSON.stringify(product)],
+    ['application/json, text/plain', JSON.stringify(product)],
   ] as const)('answers a %s body with 415 UNSUPPORTED_MEDIA_TYPE', async ([contentType, rawBody], { api }) => {
     const { response, error } = await api.POST('/api/v1/products', {
       body: product,
