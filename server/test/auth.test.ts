@@ -56,6 +56,16 @@ describeEngines('authentication', () => {
     expect(response.status).toBe(200);
   });
 
+  test('reads the scheme in any letter case and the key after one space or more (RFC 9110)', async ({
+    clientWith,
+    tenant,
+  }) => {
+    for (const authorization of [`bearer ${tenant.apiKey}`, `BEARER  ${tenant.apiKey}`]) {
+      const { response } = await listProducts(clientWith, { 'x-store-id': tenant.storeId, authorization });
+      expect(response.status, authorization.slice(0, 8)).toBe(200);
+    }
+  });
+
   test.for([
     ['no Authorization header', {}],
     ['Bearer with a malformed key', { authorization: 'Bearer sf_live_short' }],

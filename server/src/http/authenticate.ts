@@ -8,8 +8,8 @@ import type { CredentialsRepository } from '../resources/credentials/repository.
 import { FAILED_AUTH_WINDOW_SECONDS, type FailedAuthThrottle } from './failed-auth-throttle.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
-// The scheme is case-insensitive (RFC 9110 §11.1): `bearer`, `BEARER`.
-const BEARER = /^Bearer (\S+)$/i;
+// The scheme is case-insensitive (RFC 9110 §11.1): `bearer`, `BEARER`; one space or more before the token (1*SP).
+const BEARER = /^Bearer +(\S+)$/i;
 // Worded as the request validator words the same violations of the contract's StoreId parameter (a mock too).
 const STORE_ID_NOT_UUID = formatReason('uuid');
 const STORE_ID_MISSING = missingReason('x-store-id');
