@@ -127,8 +127,9 @@ function notSentAsIs(req: http.IncomingMessage, operation: Operation): boolean {
   const hasBody = req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
   if (!hasBody) return false;
   const charset = charsetOf(contentType ?? '');
-  const encoding = req.headers['content-encoding']?.trim().toLowerCase();
-  return (charset !== undefined && charset !== 'utf-8') || (encoding !== undefined && encoding !== 'identity');
+  // An empty Content-Encoding names no coding, as `identity` does: the server reads the body as sent.
+  const encoding = req.headers['content-encoding']?.trim().toLowerCase() || 'identity';
+  return (charset !== undefined && charset !== 'utf-8') || encoding !== 'identity';
 }
 
 /**
@@ -216,7 +217,9 @@ function answerFirst(
   if (req.headers['content-type'] !== undefined && isJson(req.headers['content-type'])) {
     req.headers['content-type'] = 'application/json';
   }
-  if (operation && payloadTooLarge && 'tooLarge' in json) return payloadTooLarge;
+  // Only a JSON body is read, whatever the operation, as on the server: another (a GET's text) is never read.
+  const readAsJson = isJson(req.headers['content-type']);
+  if (operation && payloadTooLarge && 'tooLarge' in json && readAsJson) return payloadTooLarge;
   return 'refused' in json ? withDetails(up.errors.badRequest, [json.refused]) : undefined;
 }
 
