@@ -212,13 +212,11 @@ function answerFirst(
   else delete req.headers.prefer;
   const { unsupportedMediaType, payloadTooLarge } = up.errors;
   if (operation && unsupportedMediaType && notSentAsIs(req, operation)) return unsupportedMediaType;
+  const readAsJson = isJson(req.headers['content-type']);
   // UTF-8 JSON as the server reads it, whatever else its Content-Type says: Prism's HTTP layer answered a 500 of its
   // own to `application/json;` or an unclosed quote, which the server reads as JSON.
-  if (req.headers['content-type'] !== undefined && isJson(req.headers['content-type'])) {
-    req.headers['content-type'] = 'application/json';
-  }
+  if (readAsJson) req.headers['content-type'] = 'application/json';
   // Only a JSON body is read, whatever the operation, as on the server: another (a GET's text) is never read.
-  const readAsJson = isJson(req.headers['content-type']);
   if (operation && payloadTooLarge && 'tooLarge' in json && readAsJson) return payloadTooLarge;
   return 'refused' in json ? withDetails(up.errors.badRequest, [json.refused]) : undefined;
 }

@@ -26,6 +26,12 @@ function honoured(prefer: PreferHeader): { code?: string; example?: string } {
   return chosen;
 }
 
+/** Preferences as a `Prefer` header says them: `code=401, example=ApiKeyRequired`; empty for none. */
+const preferenceText = (code: string | undefined, example: string | undefined): string =>
+  [code === undefined ? '' : `code=${code}`, example === undefined ? '' : `example=${example}`]
+    .filter(Boolean)
+    .join(', ');
+
 /** What to ask Prism for the preferences of `prefer` on `operation`, or why none of its responses meets them. */
 export function preferenceFor(contract: ContractDocument, operation: Operation, prefer: PreferHeader): Preference {
   const responses = isObject(operation.raw.responses) ? operation.raw.responses : {};
@@ -39,11 +45,8 @@ export function preferenceFor(contract: ContractDocument, operation: Operation, 
     (status === undefined || Object.hasOwn(responses, status)) &&
     (example === undefined || holders.includes(status ?? ''));
   if (!answerable) {
-    const preference = [code === undefined ? '' : `code=${code}`, example === undefined ? '' : `example=${example}`]
-      .filter(Boolean)
-      .join(', ');
+    const preference = preferenceText(code, example);
     return { refused: { location: 'header', path: 'prefer', reason: reason('mock-prefer-unknown', { preference }) } };
   }
-  const asked = [status === undefined ? '' : `code=${status}`, example === undefined ? '' : `example=${example}`];
-  return { prefer: asked.filter(Boolean).join(', ') || undefined };
+  return { prefer: preferenceText(status, example) || undefined };
 }
