@@ -396,6 +396,12 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     return contract.firstExample(responses['401']);
   };
 
+  /** createProduct's example body sent with these credentials and extra headers. */
+  const postProduct = (authorization: string, extra: Record<string, string> = {}) => {
+    const { url, body } = createProduct();
+    return fetch(url, { method: 'POST', headers: headers(authorization, extra), body: JSON.stringify(body) });
+  };
+
   it('echoes a client X-Request-Id the contract allows, and gives every other request an id of its own', async () => {
     const idOf = async (authorization: string, requestId?: string) => {
       const extra: Record<string, string> = requestId === undefined ? {} : { 'x-request-id': requestId };
@@ -474,7 +480,7 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     "%s to an operation that takes JSON → the contract's 415, as the server answers it",
     async (_name, type, text) => {
       const { url } = createProduct();
-      const { 'content-type': _json, ...sent } = headers(`Bearer ${key}`, type ? { 'content-type': type } : {});
+      const { 'content-type': _json, ...sent } = headers(`Bearer ${key}`);
       const since = Date.now();
       const res = await fetch(url, {
         method: 'POST',
@@ -488,24 +494,14 @@ describe('mock against openapi.yaml: what a partner notices', () => {
   it.each(['application/json;', 'application/json; charset="utf-8'])(
     'a JSON body labelled `%s` is read as JSON, as the server reads it (Prism alone answered a 500 of its own)',
     async (type) => {
-      const { url, body } = createProduct();
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: headers(`Bearer ${key}`, { 'content-type': type }),
-        body: JSON.stringify(body),
-      });
+      const res = await postProduct(`Bearer ${key}`, { 'content-type': type });
       expect(res.status).toBe(201);
       expect(await res.json()).toMatchObject({ success: true });
     },
   );
 
   it('reads a body under an empty Content-Encoding as sent, and a body only when it is JSON, as the server does', async () => {
-    const { url, body } = createProduct();
-    const unencoded = await fetch(url, {
-      method: 'POST',
-      headers: headers(`Bearer ${key}`, { 'content-encoding': '' }),
-      body: JSON.stringify(body),
-    });
+    const unencoded = await postProduct(`Bearer ${key}`, { 'content-encoding': '' });
     expect(unencoded.status).toBe(201);
     // A GET's body over the limit: never read as text, refused as JSON (fetch sends no body with a GET).
     const list = `${mock.url}/api/v1/products`;
@@ -522,9 +518,8 @@ describe('mock against openapi.yaml: what a partner notices', () => {
   });
 
   it('`Bearer hello` (not of the key format) → the documented 401', async () => {
-    const { url, body } = createProduct();
     const since = Date.now();
-    const res = await fetch(url, { method: 'POST', headers: headers('Bearer hello'), body: JSON.stringify(body) });
+    const res = await postProduct('Bearer hello');
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(answeredSince(unauthorized(), since));
     // RFC 9110: a 401 says how to authenticate, as the server's does.
@@ -550,18 +545,12 @@ describe('mock against openapi.yaml: what a partner notices', () => {
   });
 
   it('a key of the format with the scheme in lower case is accepted (RFC 9110)', async () => {
-    const { url, body } = createProduct();
-    const res = await fetch(url, { method: 'POST', headers: headers(`bearer ${key}`), body: JSON.stringify(body) });
+    const res = await postProduct(`bearer ${key}`);
     expect(res.status).toBe(201);
   });
 
   it('a first create with an Idempotency-Key says nothing of a replay', async () => {
-    const { url, body } = createProduct();
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: headers(`Bearer ${key}`, { 'idempotency-key': 'first-create-0001' }),
-      body: JSON.stringify(body),
-    });
+    const res = await postProduct(`Bearer ${key}`, { 'idempotency-key': 'first-create-0001' });
     expect(res.status).toBe(201);
     expect(res.headers.get('idempotent-replayed')).toBeNull();
   });
