@@ -11,6 +11,8 @@ import {
   maxBodyBytes,
   type Operation,
 } from '../../lib/contract.ts';
+import type { NodeRefusal } from '../../lib/node-refusals.ts';
+import { reason } from '../../lib/reasons.ts';
 import { type WordedValues, worded } from '../../lib/worded.ts';
 import { type Detail, inServerOrder, parseViolations, requestViolations, violationDetails } from './violations.ts';
 
@@ -170,17 +172,32 @@ export function internalErrorMessage(
   return typeof message === 'string' ? message : 'INTERNAL_ERROR';
 }
 
+/** An envelope answered with another status, its `meta.status` with it. */
+function withStatus(answer: ContractAnswer, status: number): ContractAnswer {
+  const { body } = answer;
+  if (!isObject(body) || !isObject(body.meta)) return { ...answer, status };
+  return { ...answer, status, body: { ...body, meta: { ...body.meta, status } } };
+}
+
 /**
  * The contract's catch-all 500 `INTERNAL_ERROR` (its description: "any operation may answer ... 500
  * INTERNAL_ERROR"), in the envelope of the BadRequest example: what the mock answers when Prism does not.
  */
 export function internalError(errors: ContractErrors, message: string): ContractAnswer {
   const { body } = withDetails(errors.badRequest, []);
-  if (!isObject(body) || !isObject(body.error) || !isObject(body.meta)) return { status: 500, body };
-  return {
-    status: 500,
-    body: { ...body, error: { ...body.error, message, code: 'INTERNAL_ERROR' }, meta: { ...body.meta, status: 500 } },
-  };
+  if (!isObject(body) || !isObject(body.error)) return { status: 500, body };
+  return withStatus({ status: 500, body: { ...body, error: { ...body.error, message, code: 'INTERNAL_ERROR' } } }, 500);
+}
+
+/** What Node refuses before the proxy sees a request (lib/node-refusals.ts), as the server answers it. */
+export function refusalAnswer(errors: ContractErrors, refusal: NodeRefusal): ContractAnswer {
+  if (refusal.kind === 'connect') return errors.methodNotAllowed;
+  if (refusal.kind === 'too-large' && errors.payloadTooLarge) return errors.payloadTooLarge;
+  const invalid = refusal.kind === 'invalid' ? refusal : { status: 400, reason: reason('request-malformed') };
+  return withStatus(
+    withDetails(errors.badRequest, [{ location: 'header', path: '', reason: invalid.reason }]),
+    invalid.status,
+  );
 }
 
 export function parseJson(body: Buffer): Json | undefined {

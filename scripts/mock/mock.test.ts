@@ -19,6 +19,7 @@ import {
 } from '../../lib/contract.ts';
 import { reason } from '../../lib/reasons.ts';
 import { getInAbsoluteForm } from '../test-helpers/absolute-form.ts';
+import { REFUSED_BY_NODE, rawAnswer, UNKNOWN_EXPECTATION } from '../test-helpers/raw-http.ts';
 import { CONTRACT_SPEC, FIXTURE_SPEC, ROOT, specsUnderTest, writeTempSpec } from '../test-helpers/run.ts';
 import { internalErrorMessage } from './answers.ts';
 import { type MockServer, startMock } from './mock.ts';
@@ -363,6 +364,14 @@ describe('mock against openapi.yaml: what a partner notices', () => {
   });
   afterAll(async () => {
     await mock?.close();
+  });
+  it('answers what Node refuses before the proxy in the error envelope, as the server does, then closes', async () => {
+    const port = Number(new URL(mock.url).port);
+    for (const [request, answer] of REFUSED_BY_NODE) expect(await rawAnswer(port, request), request).toEqual(answer);
+    expect(await rawAnswer(port, UNKNOWN_EXPECTATION)).toMatchObject({
+      status: 401,
+      body: { error: { code: 'AUTH_API_KEY_REQUIRED' } },
+    });
   });
   const createProductOperation = () => {
     const operation = contract.listOperations().find((o) => o.operationId === 'createProduct');

@@ -1,10 +1,11 @@
 // `npm run mock`: Prism (static mode, documented examples) behind a small proxy that keeps every answer inside
 // the contract and says what is wrong with a request.
 //
-// The proxy answers itself, before Prism, in the server's order of checks: a method the path lacks → the
+// The proxy answers itself, before Prism, in the server's order of checks: what Node's HTTP server refuses before
+// any listener (lib/node-refusals.ts) and a missing Host, in the envelope; a method the path lacks → the
 // contract's 405 with the server's `Allow` (a HEAD is asked as the path's GET and sent without the body);
 // credentials missing or not of the form of the operation's security scheme (its `bearerFormat`) → the
-// operation's documented 401; an `X-Store-Id` missing or not a uuid → the contract's 400 naming it, alone; a JSON
+// operation's documented 401; an `X-Store-Id` missing or not a uuid → the contract's 400 naming it, alone; a
 // JSON body in another charset than UTF-8 or under a Content-Encoding → the contract's 415; a body over the
 // contract's `x-max-body-bytes` → its 413 (read to the end, kept no further); a JSON
 // body that does not parse or is not UTF-8 → the contract's 400 naming the body, with the headers the operation's
@@ -30,7 +31,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { charsetOf } from '../../lib/content-type.ts';
 import { ContractDocument, isObject, maxBodyBytes, type Operation, requestIdRule } from '../../lib/contract.ts';
+import { answerOnSocket, lacksHost, refuseInEnvelope } from '../../lib/node-refusals.ts';
 import { originForm } from '../../lib/origin-form.ts';
+import { reason } from '../../lib/reasons.ts';
 import { BODY_NOT_UTF8 } from '../../lib/storable-text.ts';
 import { malformedJsonReason } from '../../lib/validation-reasons.ts';
 import {
@@ -45,6 +48,7 @@ import {
   type PrismReply,
   parseJson,
   reconcile,
+  refusalAnswer,
   requiredHeaders,
   withDetails,
 } from './answers.ts';
@@ -192,6 +196,8 @@ function answerFirst(
   url: URL,
   operation: Operation | undefined,
 ): ContractAnswer | undefined {
+  if (lacksHost(req))
+    return withDetails(up.errors.badRequest, [{ location: 'header', path: 'host', reason: reason('host-required') }]);
   // Prism takes an empty segment for a path parameter (`/api/v1/products/` as getProductById without an id);
   // no path of the contract has one.
   if (!operation && /\/(\/|$)/.test(url.pathname.slice(1))) {
@@ -334,7 +340,13 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
-  const server = http.createServer(handler(up));
+  const listener = handler(up);
+  // A missing Host is the proxy's to answer, in the envelope (answerFirst), as the server does.
+  const server = http.createServer({ requireHostHeader: false }, listener);
+  refuseInEnvelope(server, listener, (socket, refusal) => {
+    const { status, body } = refusalAnswer(up.errors, refusal);
+    answerOnSocket(socket, status, JSON.stringify(answeredNow(body)), randomUUID());
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

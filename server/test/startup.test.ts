@@ -2,7 +2,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -10,6 +10,13 @@ import getPort from 'get-port';
 import createClient from 'openapi-fetch';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
+import {
+  REFUSED_BY_NODE,
+  rawAnswer,
+  refusal,
+  UNKNOWN_EXPECTATION,
+  untilClosed,
+} from '../../scripts/test-helpers/raw-http.ts';
 import { REPO_ROOT } from './child-server.ts';
 import { withoutDefaults } from './fixture.ts';
 import { tempDir } from './temp-dir.ts';
@@ -268,83 +275,19 @@ describe('connection deadlines', { timeout: 60_000 }, () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kit-deadlines-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  /** Everything the server sends on this socket until it closes it (a close by reset included). */
-  async function untilClosed(socket: Socket): Promise<string> {
-    let received = '';
-    socket.on('error', () => undefined);
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.toString();
-    });
-    await once(socket, 'close');
-    return received;
-  }
-
-  /** The status line, headers (lower-cased names) and JSON body of one raw HTTP answer. */
-  function parsed(answer: string) {
-    const [head = '', body = ''] = answer.split('\r\n\r\n');
-    const [statusLine = '', ...lines] = head.split('\r\n');
-    const headers = Object.fromEntries(
-      lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-    );
-    return {
-      status: Number(statusLine.split(' ')[1]),
-      headers,
-      body: body ? (JSON.parse(body) as unknown) : undefined,
-    };
-  }
-
-  /** What the server answers on a fresh connection to `request`, sent as raw bytes, until it closes. */
-  async function rawAnswer(port: number, request: string) {
-    const socket = connect(port, '127.0.0.1');
-    socket.write(request);
-    return parsed(await untilClosed(socket));
-  }
-
-  const refusal = (status: number, code: string, reason?: string) => ({
-    status,
-    headers: expect.objectContaining({
-      'content-type': 'application/json; charset=utf-8',
-      'x-request-id': expect.stringMatching(/^[0-9a-f-]{36}$/),
-      connection: 'close',
-    }),
-    body: {
-      success: false,
-      error: {
-        message: expect.any(String),
-        code,
-        ...(reason
-          ? { details: [{ location: 'header', path: expect.any(String), reason: expect.stringContaining(reason) }] }
-          : {}),
-      },
-      meta: { timestamp: expect.any(String), status },
-    },
-  });
-
   it('answers what Node refuses before the app in the error envelope with an X-Request-Id, then closes', async () => {
     const server = await start({ DATA_DIR: dataDir, HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '600' });
     try {
-      const refused: [string, ReturnType<typeof refusal>][] = [
-        ['get /api/v1/products HTTP/1.1\r\nHost: x\r\n\r\n', refusal(400, 'VALIDATION_ERROR', 'malformada')],
-        [
-          `GET /api/v1/products HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`,
-          refusal(431, 'VALIDATION_ERROR', '16 KiB'),
-        ],
-        [
-          'POST /api/v1/products HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
-          refusal(400, 'VALIDATION_ERROR', 'malformada'),
-        ],
-        ['GET /api/v1/products HTTP/1.1\r\nConnection: close\r\n\r\n', refusal(400, 'VALIDATION_ERROR', 'HTTP/1.1')],
-        ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', refusal(405, 'METHOD_NOT_ALLOWED')],
-        ['GET /api/v1/products HTTP/1.1\r\nHost: x\r\n', refusal(408, 'VALIDATION_ERROR', 'prazo')],
+      const refused = [
+        ...REFUSED_BY_NODE,
+        ['GET /api/v1/products HTTP/1.1\r\nHost: x\r\n', refusal(408, 'VALIDATION_ERROR', 'prazo')] as const,
       ];
       for (const [request, answer] of refused) expect(await rawAnswer(server.port, request), request).toEqual(answer);
       // An expectation other than 100-continue is ignored, as RFC 9110 allows: the request is served.
-      expect(
-        await rawAnswer(
-          server.port,
-          'GET /api/v1/products HTTP/1.1\r\nHost: x\r\nExpect: x\r\nConnection: close\r\n\r\n',
-        ),
-      ).toMatchObject({ status: 401, body: { error: { code: 'AUTH_API_KEY_REQUIRED' } } });
+      expect(await rawAnswer(server.port, UNKNOWN_EXPECTATION)).toMatchObject({
+        status: 401,
+        body: { error: { code: 'AUTH_API_KEY_REQUIRED' } },
+      });
     } finally {
       await stop(server);
     }
