@@ -1870,11 +1870,11 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "VALIDATION_ERROR" | "AUTH_API_KEY_REQUIRED" | "AUTH_SCOPE_DENIED" | "AUTH_STORE_ACCESS_DENIED" | "RESOURCE_NOT_FOUND" | "DUPLICATE_ENTRY" | "RATE_LIMITED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_MISMATCH" | "REFERENCE_NOT_FOUND" | "INVALID_STATUS_TRANSITION" | "AUTH_ADMIN_TOKEN_REQUIRED" | "INTERNAL_ERROR" | "RESOURCE_LIMIT_REACHED";
-        /** @description **Inferred** — one failing field; the source says the structure of `error.details` is not shown. */
+        /** @description **Inferred** — one failing field; the source says the structure of `error.details` is not shown. A field that may be null (`oneOf` of a schema and `null`) and fails is named for what is wrong with its value alone, not also for not being null nor for matching no branch of the `oneOf`. */
         ErrorDetail: {
             /** @enum {string} */
             location: "body" | "query" | "path" | "header";
-            /** @description Dotted path of the field inside its location, e.g. `logistics.weight` or `productIds.3`. */
+            /** @description Dotted path of the field inside its location, e.g. `logistics.weight` or `productIds.3`; a property name is given whole, whatever it holds (a webhook header `a/b`), and one with no name at all is named by the object that holds it. */
             path: string;
             /**
              * @description What is wrong, in Portuguese.

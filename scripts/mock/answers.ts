@@ -219,6 +219,26 @@ function prismProblem(reply: PrismReply): { type: string; validation: Json | und
 }
 
 /**
+ * The proxy's own refusals among Prism's details: a field the proxy refused is named once, for its reason, not
+ * again for what Prism read it as, and where Prism named it too, in Prism's place (the server's validator walks the
+ * schema as Prism does); the others lead.
+ */
+function refusedInPlace(refused: Detail[], prisms: Detail[]): Detail[] {
+  const field = (detail: Detail) => `${detail.location} ${detail.path}`;
+  const own = new Map(refused.map((detail) => [field(detail), detail]));
+  const placed = new Set<string>();
+  const merged = prisms.flatMap((detail) => {
+    const key = field(detail);
+    const mine = own.get(key);
+    if (!mine) return [detail];
+    if (placed.has(key)) return [];
+    placed.add(key);
+    return [mine];
+  });
+  return [...refused.filter((detail) => !placed.has(field(detail))), ...merged];
+}
+
+/**
  * Decides what the client gets for one of Prism's replies: the reply itself, or the contract's answer when
  * Prism made up an error of its own. An invalid request always gets a 400 whose `details` are what the proxy
  * `refused` itself, then Prism's own violations (the operation's documented 400 example when Prism chose it,
@@ -249,11 +269,7 @@ export function reconcile(
     const documented = !problem && reply.status === errors.badRequest.status ? parseJson(reply.body) : undefined;
     const template = documented === undefined ? errors.badRequest : { status: reply.status, body: documented };
     const names = operation?.parameters.map((p) => p.name) ?? [];
-    // A field the proxy refused is named once, for its reason, not again for what Prism read it as.
-    const prisms = violationDetails(violations, names).filter(
-      (detail) => !refused.some((own) => own.location === detail.location && own.path === detail.path),
-    );
-    return withDetails(template, inServerOrder([...refused, ...prisms], names));
+    return withDetails(template, inServerOrder(refusedInPlace(refused, violationDetails(violations, names)), names));
   }
   // Prism's router found no operation for the path: the contract's 404.
   if (/^NO_(PATH|RESOURCE|SERVER)_/.test(problem)) return errors.routeNotFound;

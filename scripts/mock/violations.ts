@@ -3,6 +3,7 @@
 
 import { isObject, type JsonObject } from '../../lib/contract.ts';
 import { pointerSegmentName } from '../../lib/json-pointer.ts';
+import { withoutNullAlternatives } from '../../lib/null-alternatives.ts';
 import { missingReason, validationReason } from '../../lib/validation-reasons.ts';
 
 export interface PrismViolation {
@@ -94,14 +95,23 @@ export function detailOf(violation: PrismViolation, parameters: string[] = []): 
   };
 }
 
-/** The details of a request's violations, one per distinct field and reason. */
+/**
+ * The details of a request's violations, one per distinct field and reason, a nullable field's failure named once
+ * (lib/null-alternatives.ts), as the server names them.
+ */
 export function violationDetails(violations: PrismViolation[], parameters: string[] = []): Detail[] {
+  const read = requestViolations(violations).flatMap((violation) => {
+    const detail = detailOf(violation, parameters);
+    if (!detail) return [];
+    const keyword = String(violation.code ?? '');
+    const nullAlternative = keyword === 'type' && validatorMessage(violation.message) === 'must be null';
+    return [{ detail, path: `${detail.location}.${detail.path}`, keyword, nullAlternative }];
+  });
   const seen = new Set<string>();
   const details: Detail[] = [];
-  for (const violation of requestViolations(violations)) {
-    const detail = detailOf(violation, parameters);
-    const key = detail && `${detail.location} ${detail.path} ${detail.reason}`;
-    if (!detail || !key || seen.has(key)) continue;
+  for (const { detail } of withoutNullAlternatives(read)) {
+    const key = `${detail.location} ${detail.path} ${detail.reason}`;
+    if (seen.has(key)) continue;
     seen.add(key);
     details.push(detail);
   }

@@ -23,6 +23,7 @@ import { requireDeclaredBody } from './http/required-body.ts';
 import { contractRoutes } from './http/routes.ts';
 import { sharedFailedAuthThrottle } from './http/shared-failed-auth-throttle.ts';
 import { noteBodyNotUtf8, requireStorableInput, unsupportedCharset } from './http/storable-input.ts';
+import { reportErrorPlacesExactly } from './http/validator-error-paths.ts';
 import { trimValidatorStartUp } from './http/validator-start-up.ts';
 import { API_KEY_REVOKED_CHANNEL, revokesHeard } from './resources/credentials/key-revocations.ts';
 import { handlers as allHandlers } from './resources/index.ts';
@@ -145,11 +146,12 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
 
 /**
  * express-openapi-validator's middlewares for the contract, with the steps this server replaces or skips
- * (operation-lookup.ts, parameter-mutation.ts, validator-start-up.ts) in place.
+ * (operation-lookup.ts, parameter-mutation.ts, validator-error-paths.ts, validator-start-up.ts) in place.
  */
 function contractValidator(validateResponses: boolean): RequestHandler[] {
   compileOperationLookup();
   skipIdleParameterMutation();
+  reportErrorPlacesExactly();
   trimValidatorStartUp();
   return OpenApiValidator.middleware({
     // The parsed document (lib/contract.ts reads the generated parse), not the path: the validator would parse

@@ -258,6 +258,45 @@ describe('the mock and the server agree on which requests they accept', () => {
     }
   });
 
+  /** An order bump's create, its required fields given, with `fields` besides. */
+  const orderBump = (fields: object): Ask => {
+    const body = { name: 'Brinde', productId: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', discountType: 'FIXED' };
+    return (baseUrl, credentials) =>
+      rawRequest(baseUrl, 'POST', '/api/v1/order-bumps', {
+        headers: { ...credentials, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, discountAmount: 1, title: 'Leve junto', ...fields }),
+      });
+  };
+  it.for([
+    [{ startsAt: 'amanhã' }, 'startsAt', 'formato inválido (must match format "date-time")'],
+    [{ endsAt: 5 }, 'endsAt', 'tipo inválido (must be string)'],
+    [{ productVariantId: 'x' }, 'productVariantId', 'formato inválido (must match format "uuid")'],
+  ] as const)(
+    'both name a nullable field that fails once, for what is wrong with it: %j',
+    async ([fields, path, reason]) => {
+      for (const answer of await askBoth(orderBump(fields))) {
+        expectValidationError(answer, [{ location: 'body', path, reason }]);
+      }
+    },
+  );
+
+  it('both name a webhook header by its whole name, a `/` in it or none at all', async () => {
+    const headers = { 'a/b': 'x', '': 'y' };
+    const body = { name: 'Pedidos', url: 'https://example.com/h', events: ['ORDER_CREATED'], headers };
+    const ask: Ask = (baseUrl, credentials) =>
+      rawRequest(baseUrl, 'POST', '/api/v1/webhooks', {
+        headers: { ...credentials, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const notAllowed = 'campo não permitido (must NOT have additional properties)';
+    for (const answer of await askBoth(ask)) {
+      expectValidationError(answer, [
+        { location: 'body', path: 'headers.a/b', reason: notAllowed },
+        { location: 'body', path: 'headers', reason: notAllowed },
+      ]);
+    }
+  });
+
   // A partner's test that reads `details` on the mock reads the same on the server: the same words, in the same order.
   const refusedAlike: [string, { method?: 'GET' | 'POST' | 'PATCH'; url: string; body?: string; headers?: object }][] =
     [
@@ -279,6 +318,22 @@ describe('the mock and the server agree on which requests they accept', () => {
       [
         'a header and the body',
         { method: 'POST', url: '/api/v1/products', body: '{"name":5}', headers: { 'idempotency-key': 'a b' } },
+      ],
+      [
+        'a query date-time that is not one',
+        { url: '/api/v1/orders?createdFrom=yesterday&createdTo=2026-02-30T00:00:00Z' },
+      ],
+      [
+        'a body date-time that is not one',
+        { method: 'POST', url: '/api/v1/order-bumps', body: '{"name":"Brinde","startsAt":"amanhã"}' },
+      ],
+      [
+        'webhook header names that are no token',
+        {
+          method: 'POST',
+          url: '/api/v1/webhooks',
+          body: '{"url":"https://example.com/h","events":["order.created"],"headers":{"a/b":"x","":"y","Host":"z"}}',
+        },
       ],
       ['X-Store-Id not a uuid', { url: '/api/v1/products', headers: { 'x-store-id': 'nope' } }],
       ['no X-Store-Id', { url: '/api/v1/products', headers: { 'x-store-id': undefined } }],
