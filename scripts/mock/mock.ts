@@ -214,17 +214,25 @@ function answerFirst(
   if (storeId) return withDetails(up.errors.badRequest, [storeId]);
   const preference = operation && preferenceFor(up.contract, operation, req.headers.prefer);
   if (preference && 'refused' in preference) return withDetails(up.errors.badRequest, [preference.refused]);
-  if (preference?.prefer) req.headers.prefer = preference.prefer;
-  else delete req.headers.prefer;
   const { unsupportedMediaType, payloadTooLarge } = up.errors;
   if (operation && unsupportedMediaType && notSentAsIs(req, operation)) return unsupportedMediaType;
-  const readAsJson = isJson(req.headers['content-type']);
-  // UTF-8 JSON as the server reads it, whatever else its Content-Type says: Prism's HTTP layer answered a 500 of its
-  // own to `application/json;` or an unclosed quote, which the server reads as JSON.
-  if (readAsJson) req.headers['content-type'] = 'application/json';
   // Only a JSON body is read, whatever the operation, as on the server: another (a GET's text) is never read.
+  const readAsJson = isJson(req.headers['content-type']);
   if (operation && payloadTooLarge && 'tooLarge' in json && readAsJson) return payloadTooLarge;
   return 'refused' in json ? withDetails(up.errors.badRequest, [json.refused]) : undefined;
+}
+
+/**
+ * A request's headers as Prism is to read them, once the proxy has nothing to answer itself: the one preference
+ * the mock honours (preferences.ts), or none; and a JSON body's Content-Type plain, since the server reads UTF-8
+ * JSON whatever else it says, where Prism's HTTP layer answered a 500 of its own to `application/json;`.
+ */
+function headersForPrism(up: Upstream, req: http.IncomingMessage, operation: Operation | undefined): void {
+  const preference = operation && preferenceFor(up.contract, operation, req.headers.prefer);
+  const prefer = preference && 'prefer' in preference ? preference.prefer : undefined;
+  if (prefer) req.headers.prefer = prefer;
+  else delete req.headers.prefer;
+  if (isJson(req.headers['content-type'])) req.headers['content-type'] = 'application/json';
 }
 
 /** No body for Prism: the request's framing of one taken off, nothing to send. */
@@ -317,6 +325,7 @@ function handler(up: Upstream): http.RequestListener {
         }
         return send(res, undefined, own);
       }
+      headersForPrism(up, req, operation);
       forward(up, req, body ?? withoutBody(req), res, operation, refusal?.details ?? []);
     });
   };
