@@ -59,5 +59,12 @@ export function answerOnSocket(socket: Duplex, status: number, body: string, req
   );
 }
 
-/** Whether a request lacks the `Host` HTTP/1.1 requires (RFC 9112 › 3.2): a 400 naming the header. */
+/** Whether a request lacks the `Host` HTTP/1.1 requires (RFC 9112 › 3.2): a 400 with `HOST_REQUIRED`. */
 export const lacksHost = (req: IncomingMessage): boolean => req.httpVersion === '1.1' && req.headers.host === undefined;
+
+/** The detail of an HTTP/1.1 request without `Host`. */
+export const HOST_REQUIRED: { location: 'header'; path: string; reason: Reason } = {
+  location: 'header',
+  path: 'host',
+  reason: reason('host-required'),
+};

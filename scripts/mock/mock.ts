@@ -31,9 +31,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { charsetOf } from '../../lib/content-type.ts';
 import { ContractDocument, isObject, maxBodyBytes, type Operation, requestIdRule } from '../../lib/contract.ts';
-import { answerOnSocket, lacksHost, refuseInEnvelope } from '../../lib/node-refusals.ts';
+import { answerOnSocket, HOST_REQUIRED, lacksHost, refuseInEnvelope } from '../../lib/node-refusals.ts';
 import { originForm } from '../../lib/origin-form.ts';
-import { reason } from '../../lib/reasons.ts';
 import { BODY_NOT_UTF8 } from '../../lib/storable-text.ts';
 import { malformedJsonReason } from '../../lib/validation-reasons.ts';
 import {
@@ -196,8 +195,7 @@ function answerFirst(
   url: URL,
   operation: Operation | undefined,
 ): ContractAnswer | undefined {
-  if (lacksHost(req))
-    return withDetails(up.errors.badRequest, [{ location: 'header', path: 'host', reason: reason('host-required') }]);
+  if (lacksHost(req)) return withDetails(up.errors.badRequest, [HOST_REQUIRED]);
   // Prism takes an empty segment for a path parameter (`/api/v1/products/` as getProductById without an id);
   // no path of the contract has one.
   if (!operation && /\/(\/|$)/.test(url.pathname.slice(1))) {

@@ -3,11 +3,17 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { answerOnSocket, lacksHost, type NodeRefusal, refuseInEnvelope } from '../../../lib/node-refusals.ts';
+import {
+  answerOnSocket,
+  HOST_REQUIRED,
+  lacksHost,
+  type NodeRefusal,
+  refuseInEnvelope,
+} from '../../../lib/node-refusals.ts';
 import { originForm } from '../../../lib/origin-form.ts';
-import { reason } from '../../../lib/reasons.ts';
 import { ApiError, detail, errorBody, validationError } from '../errors.ts';
 
+/** A refusal of Node's as the error the server answers it with. */
 function apiErrorOf(refusal: NodeRefusal): ApiError {
   switch (refusal.kind) {
     case 'too-large':
@@ -57,7 +63,7 @@ export const readRequestTarget: RequestHandler = (req, _res, next) => {
   // Express copied the target before any middleware ran; the validator routes by this copy.
   req.originalUrl = originForm(req.originalUrl);
   if (!lacksHost(req)) return next();
-  next(validationError([detail('header', 'host', reason('host-required'))]));
+  next(validationError([HOST_REQUIRED]));
 };
 
 /**
