@@ -7,22 +7,27 @@ import { bearerFormatPattern, type ContractDocument, credentialFormat, type Oper
 export type FindOperation = (method: string, pathname: string) => Operation | undefined;
 
 /**
- * A router over the contract's paths as written (letter case, no trailing `/`: the server's routing); a literal
- * segment wins over a template (`/search` before `/{id}`).
+ * A router over the contract's paths as written (letter case, no trailing `/`: the server's routing): the path
+ * first, a literal segment winning over a template (`/validate` before `/{id}`, whatever the method), then the
+ * method among that path's operations.
  */
 export function operationRouter(contract: ContractDocument): FindOperation {
-  const routes = contract
-    .listOperations()
-    .map((operation) => {
-      const source = operation.path
-        .split(/(\{[^}]+\})/)
-        .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
-        .join('');
-      return { operation, pattern: new RegExp(`^${source}$`), templates: (operation.path.match(/\{/g) ?? []).length };
-    })
-    .sort((a, b) => a.templates - b.templates);
+  const byPath = new Map<string, Operation[]>();
+  for (const operation of contract.listOperations()) {
+    byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
+  }
+  const paths = [...byPath].map(([template, operations]) => {
+    const source = template
+      .split(/(\{[^}]+\})/)
+      .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+      .join('');
+    return { operations, pattern: new RegExp(`^${source}$`), templates: (template.match(/\{/g) ?? []).length };
+  });
+  paths.sort((a, b) => a.templates - b.templates);
   return (method, pathname) =>
-    routes.find((route) => route.operation.method === method.toLowerCase() && route.pattern.test(pathname))?.operation;
+    paths
+      .find((path) => path.pattern.test(pathname))
+      ?.operations.find((operation) => operation.method === method.toLowerCase());
 }
 
 /** Why the request's credentials cannot be accepted for the operation, or undefined when their form is right. */

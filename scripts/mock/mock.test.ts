@@ -19,7 +19,7 @@ import {
 } from '../../lib/contract.ts';
 import { reason } from '../../lib/reasons.ts';
 import { getInAbsoluteForm } from '../test-helpers/absolute-form.ts';
-import { REFUSED_BY_NODE, rawAnswer, UNKNOWN_EXPECTATION } from '../test-helpers/raw-http.ts';
+import { REFUSED_BY_NODE, rawAnswer, UNKNOWN_EXPECTATION, untilClosed } from '../test-helpers/raw-http.ts';
 import { CONTRACT_SPEC, FIXTURE_SPEC, ROOT, specsUnderTest, writeTempSpec } from '../test-helpers/run.ts';
 import { internalErrorMessage } from './answers.ts';
 import { type MockServer, startMock } from './mock.ts';
@@ -372,6 +372,14 @@ describe('mock against openapi.yaml: what a partner notices', () => {
       status: 401,
       body: { error: { code: 'AUTH_API_KEY_REQUIRED' } },
     });
+    // Prism is not asked to meet the expectation either: its HTTP layer would answer a bare 417.
+    const served = UNKNOWN_EXPECTATION.replace(
+      '\r\n\r\n',
+      `\r\nAuthorization: Bearer ${key}\r\nX-Store-Id: ${storeId}\r\n\r\n`,
+    );
+    const socket = net.connect(port, '127.0.0.1');
+    socket.write(served);
+    expect(await untilClosed(socket)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
   });
   const createProductOperation = () => {
     const operation = contract.listOperations().find((o) => o.operationId === 'createProduct');

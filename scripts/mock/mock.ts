@@ -2,7 +2,8 @@
 // the contract and says what is wrong with a request.
 //
 // The proxy answers itself, before Prism, in the server's order of checks: what Node's HTTP server refuses before
-// any listener (lib/node-refusals.ts) and a missing Host, in the envelope; a method the path lacks → the
+// any listener (lib/node-refusals.ts) and a missing Host, in the envelope; a path none of the contract's, read as
+// sent (no `..` resolved, no escape decoded) → its 404; a method the path lacks → the
 // contract's 405 with the server's `Allow` (a HEAD is asked as the path's GET and sent without the body);
 // credentials missing or not of the form of the operation's security scheme (its `bearerFormat`) → the
 // operation's documented 401; an `X-Store-Id` missing or not a uuid → the contract's 400 naming it, alone; a
@@ -23,6 +24,7 @@
 //     (env: PORT=4010, HOST=127.0.0.1, OPENAPI_SPEC, MOCK_TIMEOUT_MS=10000, MOCK_VERBOSE=1 to see Prism's own log)
 
 import { isUtf8 } from 'node:buffer';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
@@ -192,18 +194,16 @@ function answerFirst(
   up: Upstream,
   req: http.IncomingMessage,
   json: JsonBody,
-  url: URL,
+  path: string,
   operation: Operation | undefined,
 ): ContractAnswer | undefined {
   if (lacksHost(req)) return withDetails(up.errors.badRequest, [HOST_REQUIRED]);
-  // Prism takes an empty segment for a path parameter (`/api/v1/products/` as getProductById without an id);
-  // no path of the contract has one.
-  if (!operation && /\/(\/|$)/.test(url.pathname.slice(1))) {
-    return up.errors.routeNotFound;
-  }
-  // A path of the contract without this method: the server's 405, before any credential is looked at.
-  const allow = operation ? undefined : up.allowOf(url.pathname);
+  // A path of the contract without this method: the server's 405, before any credential is looked at; a path that
+  // is none of the contract's, as sent (Prism would resolve `..` and escapes, or take `/api/v1/products/` for
+  // getProductById without an id), its 404.
+  const allow = operation ? undefined : up.allowOf(path);
   if (allow) return { ...up.errors.methodNotAllowed, headers: { allow } };
+  if (!operation) return up.errors.routeNotFound;
   if (operation && credentialProblem(up.contract, operation, req.headers)) {
     const responses = isObject(operation.raw.responses) ? operation.raw.responses : {};
     return exampleAnswer(up.contract, responses['401']) ?? up.errors.unauthorized;
@@ -231,6 +231,8 @@ function headersForPrism(up: Upstream, req: http.IncomingMessage, operation: Ope
   if (prefer) req.headers.prefer = prefer;
   else delete req.headers.prefer;
   if (isJson(req.headers['content-type'])) req.headers['content-type'] = 'application/json';
+  // An expectation the server ignores (RFC 9110 allows it): Prism's HTTP layer would answer it 417.
+  delete req.headers.expect;
 }
 
 /** No body for Prism: the request's framing of one taken off, nothing to send. */
@@ -308,12 +310,14 @@ function handler(up: Upstream): http.RequestListener {
     if (authorization) req.headers.authorization = authorization.replace(/^bearer /i, 'Bearer ');
     readBody(req, up.maxBodyBytes, (body) => {
       const url = new URL(req.url ?? '/', 'http://mock');
+      // Routed by the path as sent, as the server routes it: no `..` resolved, no escape decoded.
+      const path = req.url?.split('?')[0] ?? '/';
       // A HEAD is the path's GET without its body, as on the server: Prism is asked the GET, and Node sends no body.
-      const headAsGet = req.method === 'HEAD' ? up.findOperation('GET', url.pathname) : undefined;
+      const headAsGet = req.method === 'HEAD' ? up.findOperation('GET', path) : undefined;
       if (headAsGet) req.method = 'GET';
-      const operation = headAsGet ?? up.findOperation(req.method ?? 'GET', url.pathname);
+      const operation = headAsGet ?? up.findOperation(req.method ?? 'GET', path);
       const json: JsonBody = body ? jsonBody(req, body) : { tooLarge: true };
-      const answer = answerFirst(up, req, json, url, operation);
+      const answer = answerFirst(up, req, json, path, operation);
       const refusal =
         !answer && operation && 'value' in json ? up.narrowerRules(operation, url, req.headers, json.value) : undefined;
       const own = answer ?? (refusal?.alone ? withDetails(up.errors.badRequest, refusal.details) : undefined);
@@ -333,11 +337,14 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const spec = path.resolve(ROOT, options.spec ?? process.env.OPENAPI_SPEC ?? 'openapi.yaml');
   const host = options.host ?? '127.0.0.1';
   const contract = ContractDocument.load(spec);
-  const { prism, port: prismPort } = await startPrismOnFreePort(spec, host, options.log ?? (() => {}));
+  const log = options.log ?? (() => {});
+  const started = await startPrismOnFreePort(spec, host, log);
+  let prism = started.prism;
+  let closing = false;
   const findOperation = operationRouter(contract);
   const up: Upstream = {
     host,
-    port: prismPort,
+    port: started.port,
     contract,
     errors: loadContractErrors(contract),
     findOperation,
@@ -347,6 +354,24 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
+  // Should Prism's process end (no request should make it, but one did), it is started again on a new port; the
+  // requests meanwhile get the contract's 500 `INTERNAL_ERROR`.
+  const supervise = (child: ChildProcess): void => {
+    child.once('exit', (code, signal) => {
+      if (closing) return;
+      console.error(`mock: Prism exited (${signal ?? code}); starting it again`);
+      startPrismOnFreePort(spec, host, log).then(
+        (next) => {
+          prism = next.prism;
+          up.port = next.port;
+          if (closing) prism.kill('SIGKILL');
+          else supervise(prism);
+        },
+        (error: Error) => console.error(`mock: Prism could not be started again: ${error.message}`),
+      );
+    });
+  };
+  supervise(prism);
   const listener = handler(up);
   // A missing Host is the proxy's to answer, in the envelope (answerFirst), as the server does.
   const server = http.createServer({ requireHostHeader: false }, listener);
@@ -360,6 +385,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
       server.listen(options.port ?? 4010, host, resolve);
     });
   } catch (error) {
+    closing = true;
     prism.kill('SIGKILL');
     throw error;
   }
@@ -374,6 +400,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   return {
     url: `http://${host}:${port}`,
     async close() {
+      closing = true;
       server.closeAllConnections();
       const closed = new Promise((resolve) => server.close(resolve));
       if (prism.exitCode === null && prism.signalCode === null) {

@@ -1,4 +1,4 @@
-// What Prism accepts and the contract does not: a query's percent-escapes that do not decode
+// What Prism accepts and the contract does not: a path's or a query's percent-escapes that do not decode
 // (lib/percent-escapes.ts), text no store can keep (NUL, a lone surrogate, nesting deeper
 // than 32 levels: lib/storable-text.ts), a query integer not in decimal digits (lib/query-integers.ts), and the
 // formats Prism reads more widely (lib/formats.ts): a uuid with a `urn:uuid:` prefix, a date-time with a leap
@@ -10,29 +10,20 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { type ContractDocument, isObject, type Operation, type Parameter } from '../../lib/contract.ts';
 import { CONTRACT_FORMATS, matchesContractFormat } from '../../lib/formats.ts';
-import { MALFORMED_ESCAPE, malformedQueryParameter } from '../../lib/percent-escapes.ts';
+import { decodes, MALFORMED_ESCAPE, malformedQueryParameter } from '../../lib/percent-escapes.ts';
 import { integersNotDecimal, queryIntegerNames } from '../../lib/query-integers.ts';
 import { unstorableText } from '../../lib/storable-text.ts';
 import { formatReason, validationReason } from '../../lib/validation-reasons.ts';
 import type { Detail } from './violations.ts';
 
-/** A path segment as text (as sent when its percent-encoding is broken: Prism refuses it then). */
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-/** The value of each path parameter of `template` (`/api/v1/products/{productId}`) in `pathname`. */
+/** The value of each path parameter of `template` (`/api/v1/products/{productId}`) in `pathname`, as sent. */
 function pathValues(template: string, pathname: string): Map<string, string> {
   const values = new Map<string, string>();
   const segments = pathname.split('/');
   template.split('/').forEach((part, index) => {
     const name = /^\{(.+)\}$/.exec(part)?.[1];
     const segment = segments[index];
-    if (name && segment !== undefined) values.set(name, decoded(segment));
+    if (name && segment !== undefined) values.set(name, segment);
   });
   return values;
 }
@@ -94,6 +85,12 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
     );
     // Escapes that do not decode come first, then the store's own limits, then the query's integers, each alone,
     // as on the server.
+    const inPath = pathValues(operation.path, url.pathname);
+    // A path parameter's escapes that do not decode stopped Prism's process: refused first, as on the server.
+    const undecoded = [...inPath].find(([, value]) => !decodes(value))?.[0];
+    if (undecoded !== undefined) {
+      return { details: [{ location: 'path', path: undecoded, reason: MALFORMED_ESCAPE }], alone: true };
+    }
     const malformed = malformedQueryParameter(url.search.slice(1));
     if (malformed !== undefined) {
       return { details: [{ location: 'query', path: malformed, reason: MALFORMED_ESCAPE }], alone: true };
@@ -102,10 +99,9 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
     if (unstorable) return { details: [unstorable], alone: true };
     const integers = integersNotDecimal(queryIntegerNames(contract, operation.parameters), (name) => query[name]);
     if (integers.length > 0) return { details: integers, alone: true };
-    const inPath = pathValues(operation.path, url.pathname);
     const sent = (parameter: Parameter): unknown =>
       parameter.in === 'path'
-        ? inPath.get(parameter.name)
+        ? decodeURIComponent(inPath.get(parameter.name) ?? '')
         : parameter.in === 'query'
           ? query[parameter.name]
           : headers[parameter.name.toLowerCase()];

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
 import { bearerFormatExample, readContract } from '../../lib/contract.ts';
 import { type MockServer, startMock } from '../../scripts/mock/mock.ts';
+import { rawAnswer } from '../../scripts/test-helpers/raw-http.ts';
 import { clientOf, withoutDefaults } from './fixture.ts';
 import { adminHeaders, createTenant, rawRequest, startServer, type Tenant, type TestServer } from './harness.ts';
 
@@ -335,6 +336,7 @@ describe('the mock and the server agree on which requests they accept', () => {
           body: '{"url":"https://example.com/h","events":["order.created"],"headers":{"a/b":"x","":"y","Host":"z"}}',
         },
       ],
+      ['a path parameter whose escapes do not decode', { url: '/api/v1/products/%C0%AF' }],
       ['X-Store-Id not a uuid', { url: '/api/v1/products', headers: { 'x-store-id': 'nope' } }],
       ['no X-Store-Id', { url: '/api/v1/products', headers: { 'x-store-id': undefined } }],
       ['a body that is not JSON', { method: 'POST', url: '/api/v1/products', body: '{"name":' }],
@@ -384,6 +386,9 @@ describe('the mock and the server agree on which requests they accept', () => {
     ['DELETE', '/api/v1/products', 'GET, POST, HEAD'],
     ['OPTIONS', '/api/v1/products', 'GET, POST, HEAD'],
     ['PUT', '/api/v1/coupons/6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', 'GET, PATCH, HEAD'],
+    // A literal path is the path, whatever the method: not `/automations/{automationId}` with the id `validate`.
+    ['GET', '/api/v1/automations/validate', 'POST'],
+    ['OPTIONS', '/api/v1/automations/validate', 'POST'],
   ] as const)(
     'both answer %s %s, a method the path lacks, with the 405 envelope and the same Allow, and no CORS',
     async ([method, url, allow]) => {
@@ -403,6 +408,32 @@ describe('the mock and the server agree on which requests they accept', () => {
       }
     },
   );
+
+  it.for([
+    '/api/v1/./products',
+    '/api/v1/x/../products',
+    '/api/v1/x/%2e%2e/products',
+    '/api/v1/%70roducts',
+    '/api/v1/products/',
+  ])('both answer %s, a path of the contract only once resolved or decoded, with the 404 envelope', async (url) => {
+    // Sent as raw bytes: fetch would resolve the dot segments itself.
+    const asSent: Ask = async (baseUrl, credentials) => {
+      const headers = Object.entries(credentials).map(([name, value]) => `${name}: ${value}\r\n`);
+      const request = `GET ${url} HTTP/1.1\r\nHost: x\r\n${headers.join('')}Connection: close\r\n\r\n`;
+      const answer = await rawAnswer(Number(new URL(baseUrl).port), request);
+      return { ...answer, headers: new Headers(answer.headers) };
+    };
+    for (const answer of await askBoth(asSent)) {
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 404,
+        body: {
+          success: false,
+          error: { message: 'Rota não encontrada.', code: 'ROUTE_NOT_FOUND' },
+          meta: { timestamp: expect.any(String), status: 404 },
+        },
+      });
+    }
+  });
 
   it("both answer a HEAD as the path's GET without its body", async () => {
     const [fromMock, fromServer] = await askBoth((baseUrl, credentials) =>
