@@ -159,15 +159,30 @@ function readBody(req: http.IncomingMessage, limit: number, done: (body: Buffer 
   req.on('end', () => done(tooLarge ? undefined : Buffer.concat(chunks)));
 }
 
+/** The server reads a JSON body as its parser does: what does not parse is malformed, then what is not UTF-8. */
 function jsonBody(req: http.IncomingMessage, body: Buffer): JsonBody {
   if (body.length === 0 || !isJson(req.headers['content-type'])) return { value: undefined };
-  // Decoding would put U+FFFD in place of each bad sequence, silently (the contract: stored as sent, or refused).
-  if (!isUtf8(body)) return { refused: BODY_NOT_UTF8 };
+  let value: unknown;
   try {
-    return { value: JSON.parse(body.toString('utf8')) };
+    value = JSON.parse(body.toString('utf8'));
   } catch (error) {
     return { refused: { location: 'body', path: '', reason: malformedJsonReason((error as Error).message) } };
   }
+  // Decoding put U+FFFD in place of each bad sequence, silently (the contract: stored as sent, or refused).
+  return isUtf8(body) ? { value } : { refused: BODY_NOT_UTF8 };
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * A JSON body without the UTF-8 byte order mark it may start with, which the server's parser skips (iconv-lite's
+ * decoding) and JSON.parse and Prism would not; its Content-Length follows.
+ */
+function withoutBom(req: http.IncomingMessage, body: Buffer): Buffer {
+  if (!isJson(req.headers['content-type']) || !body.subarray(0, 3).equals(UTF8_BOM)) return body;
+  const rest = body.subarray(3);
+  if (req.headers['content-length'] !== undefined) req.headers['content-length'] = String(rest.length);
+  return rest;
 }
 
 interface Upstream {
@@ -308,7 +323,8 @@ function handler(up: Upstream): http.RequestListener {
     // RFC 9110: the auth scheme is case-insensitive; Prism only knows `Bearer`
     const authorization = req.headers.authorization;
     if (authorization) req.headers.authorization = authorization.replace(/^bearer /i, 'Bearer ');
-    readBody(req, up.maxBodyBytes, (body) => {
+    readBody(req, up.maxBodyBytes, (sent) => {
+      const body = sent && withoutBom(req, sent);
       const url = new URL(req.url ?? '/', 'http://mock');
       // Routed by the path as sent, as the server routes it: no `..` resolved, no escape decoded.
       const path = req.url?.split('?')[0] ?? '/';

@@ -10,6 +10,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { type ContractDocument, isObject, type Operation, type Parameter } from '../../lib/contract.ts';
 import { CONTRACT_FORMATS, matchesContractFormat } from '../../lib/formats.ts';
+import { pointerSegmentName } from '../../lib/json-pointer.ts';
 import { decodes, MALFORMED_ESCAPE, malformedQueryParameter } from '../../lib/percent-escapes.ts';
 import { integersNotDecimal, queryIntegerNames } from '../../lib/query-integers.ts';
 import { unstorableText } from '../../lib/storable-text.ts';
@@ -28,6 +29,16 @@ function pathValues(template: string, pathname: string): Map<string, string> {
   return values;
 }
 
+/** The value at a path of decoded segments in a JSON value, or undefined where there is none. */
+function valueAt(value: unknown, segments: string[]): unknown {
+  let here = value;
+  for (const segment of segments) {
+    if (here === null || typeof here !== 'object' || !Object.hasOwn(here, segment)) return undefined;
+    here = (here as Record<string, unknown>)[segment];
+  }
+  return here;
+}
+
 /**
  * What the proxy refuses of a request. `alone`: the server checks these before its validator and answers them by
  * themselves (text no store can keep, then query integers), so Prism's own violations must not join them.
@@ -44,7 +55,8 @@ export type NarrowerRules = (operation: Operation, url: URL, headers: IncomingHt
  * when there is none): one detail per field that breaks one.
  */
 export function narrowerRules(contract: ContractDocument): NarrowerRules {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  // Infinity is no number, as the server's validator reads it (strictNumbers).
+  const ajv = new Ajv2020({ strict: false, strictNumbers: true, allErrors: true, validateFormats: true });
   (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
   for (const [name, format] of Object.entries(CONTRACT_FORMATS)) ajv.addFormat(name, format);
   ajv.addSchema(contract.doc as object, 'contract');
@@ -59,15 +71,20 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
   };
 
   /**
-   * The body's problems Prism reads otherwise, one detail per field: the contract's formats it lets through, and a
-   * JSON `null`, which it takes for no body at all while the contract's schema refuses its type.
+   * The body's problems Prism reads otherwise, one detail per field: the contract's formats it lets through, a
+   * JSON `null`, which it takes for no body at all while the contract's schema refuses its type, and a number too
+   * large for a double, which it takes for a number past every maximum where the server's validator refuses its
+   * type.
    */
   const bodyFormats = (operation: Operation, body: unknown): Detail[] => {
     const validate = body === undefined ? undefined : bodyValidator(operation);
     if (!validate || validate(body)) return [];
     return (validate.errors ?? []).flatMap((error) => {
-      const path = error.instancePath.slice(1).replaceAll('/', '.');
-      if (body === null && error.keyword === 'type' && path === '') {
+      const segments = error.instancePath.split('/').slice(1).map(pointerSegmentName);
+      const path = segments.join('.');
+      // A JSON `null` body, and a number JSON.parse read as Infinity (`1e400`): Prism takes both for values.
+      const notFinite = (value: unknown) => typeof value === 'number' && !Number.isFinite(value);
+      if (error.keyword === 'type' && ((body === null && path === '') || notFinite(valueAt(body, segments)))) {
         return [{ location: 'body', path, reason: validationReason('type', error.message) }];
       }
       const format = String(error.params.format ?? '');

@@ -337,6 +337,10 @@ describe('the mock and the server agree on which requests they accept', () => {
         },
       ],
       ['a path parameter whose escapes do not decode', { url: '/api/v1/products/%C0%AF' }],
+      [
+        'a number too large for a double',
+        { method: 'POST', url: '/api/v1/products', body: '{"name":"Caneca","type":"DIGITAL","price":1e400}' },
+      ],
       ['X-Store-Id not a uuid', { url: '/api/v1/products', headers: { 'x-store-id': 'nope' } }],
       ['no X-Store-Id', { url: '/api/v1/products', headers: { 'x-store-id': undefined } }],
       ['a body that is not JSON', { method: 'POST', url: '/api/v1/products', body: '{"name":' }],
@@ -408,6 +412,25 @@ describe('the mock and the server agree on which requests they accept', () => {
       }
     },
   );
+
+  it('both read a JSON body as the server reads it: a UTF-8 byte order mark skipped, UTF-16 malformed', async () => {
+    const product = (name: string) => JSON.stringify({ name, type: 'DIGITAL', price: 10 });
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const send =
+      (bytes: Buffer): Ask =>
+      (baseUrl, credentials) =>
+        rawRequest(baseUrl, 'POST', '/api/v1/products', {
+          headers: { ...credentials, 'content-type': 'application/json' },
+          body: new Uint8Array(bytes),
+        });
+    const [fromMock, fromServer] = await askBoth(send(Buffer.concat([bom, Buffer.from(product('Caneca BOM'))])));
+    expect([fromMock.status, fromServer.status]).toEqual([201, 201]);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(product('Caneca UTF-16'), 'utf16le')]);
+    const [mockRefusal, serverRefusal] = await askBoth(send(utf16));
+    const details = (serverRefusal.body as { error: { details: unknown[] } }).error.details;
+    expect(details).toEqual([{ location: 'body', path: '', reason: expect.stringMatching(/^JSON malformado/) }]);
+    expectValidationError(mockRefusal, details);
+  });
 
   it.for([
     '/api/v1/./products',
