@@ -26,6 +26,9 @@ function refusalOf(code: string | undefined): NodeRefusal {
   }
 }
 
+/** A request not received whole within the deadline (Node's `ERR_HTTP_REQUEST_TIMEOUT`). */
+export const REQUEST_INCOMPLETE = refusalOf('ERR_HTTP_REQUEST_TIMEOUT');
+
 /** Answers a refusal on the socket it came on; `cause` is Node's error code (or `CONNECT`), for a log. */
 export type Refuse = (socket: Duplex, refusal: NodeRefusal, cause: string | undefined) => void;
 

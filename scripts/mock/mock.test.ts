@@ -3,6 +3,7 @@
 // Runs against the stand-in fixture, a copy of it whose operations document no 400/401
 // (so Prism falls back to its own errors and the proxy must step in), and openapi.yaml.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -636,26 +637,37 @@ describe('mock time-out', () => {
     await mock?.close();
   });
 
-  it("answers a request that never completes with the contract's 500 INTERNAL_ERROR envelope and case message", async () => {
+  it('answers a request whose body never completes as the server does at its deadline: 408 in the envelope', async () => {
+    const { port } = new URL(mock.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    const key = bearerFormatExample(String(ContractDocument.load().securityScheme('ApiKeyAuth')?.bearerFormat));
+    socket.write(
+      'POST /api/v1/products HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n' +
+        `Authorization: Bearer ${key}\r\nX-Store-Id: 6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f\r\n\r\n{"na`,
+    );
+    const [head = '', body = ''] = (await untilClosed(socket)).split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(body)).toEqual({
+      success: false,
+      error: {
+        message: 'Os dados enviados são inválidos.',
+        code: 'VALIDATION_ERROR',
+        details: [{ location: 'header', path: '', reason: reason('request-incomplete') }],
+      },
+      meta: { timestamp: expect.any(String), status: 408 },
+    });
+  });
+
+  it('answers a request without credentials at once, before its body arrives or is invited', async () => {
     const { port } = new URL(mock.url);
     const socket = net.connect(Number(port), '127.0.0.1');
     socket.write(
-      'POST /api/v1/products HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+      'POST /api/v1/products HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n' +
+        'Expect: 100-continue\r\nConnection: close\r\n\r\n',
     );
-    let raw = '';
-    await new Promise<void>((resolve) => {
-      socket.on('data', (chunk: Buffer) => {
-        raw += chunk.toString();
-      });
-      socket.on('close', () => resolve());
-    });
-    const [head = '', body = ''] = raw.split('\r\n\r\n');
-    expect(head).toMatch(/^HTTP\/1\.1 500 /);
-    expect(JSON.parse(body)).toMatchObject({
-      success: false,
-      error: { code: 'INTERNAL_ERROR', message: 'O mock não respondeu em 300 ms.' },
-      meta: { status: 500 },
-    });
+    const [first] = await once(socket, 'data');
+    expect(String(first)).toMatch(/^HTTP\/1\.1 401 /);
+    socket.destroy();
   });
 
   it("words its own 500s from the spec, else with the code's message, else the code", async () => {

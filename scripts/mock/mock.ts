@@ -33,7 +33,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { charsetOf } from '../../lib/content-type.ts';
 import { ContractDocument, isObject, maxBodyBytes, type Operation, requestIdRule } from '../../lib/contract.ts';
-import { answerOnSocket, HOST_REQUIRED, lacksHost, refuseInEnvelope } from '../../lib/node-refusals.ts';
+import {
+  answerOnSocket,
+  HOST_REQUIRED,
+  lacksHost,
+  REQUEST_INCOMPLETE,
+  refuseInEnvelope,
+} from '../../lib/node-refusals.ts';
 import { originForm } from '../../lib/origin-form.ts';
 import { BODY_NOT_UTF8 } from '../../lib/storable-text.ts';
 import { malformedJsonReason } from '../../lib/validation-reasons.ts';
@@ -202,13 +208,13 @@ interface Upstream {
 }
 
 /**
- * What the proxy answers before asking Prism, if anything, in the server's order: a path with an empty segment,
- * wrong credentials, an `X-Store-Id` missing or not of its format, a body that is not JSON.
+ * What the proxy answers from a request's headers alone, before its body is read (or invited, `Expect:
+ * 100-continue`), in the server's order: no Host, a path or method the contract lacks, wrong credentials, an
+ * `X-Store-Id` missing or not of its format, a preference no response meets, a body not sent as JSON.
  */
-function answerFirst(
+function answerBeforeBody(
   up: Upstream,
   req: http.IncomingMessage,
-  json: JsonBody,
   path: string,
   operation: Operation | undefined,
 ): ContractAnswer | undefined {
@@ -219,19 +225,23 @@ function answerFirst(
   const allow = operation ? undefined : up.allowOf(path);
   if (allow) return { ...up.errors.methodNotAllowed, headers: { allow } };
   if (!operation) return up.errors.routeNotFound;
-  if (operation && credentialProblem(up.contract, operation, req.headers)) {
+  if (credentialProblem(up.contract, operation, req.headers)) {
     const responses = isObject(operation.raw.responses) ? operation.raw.responses : {};
     return exampleAnswer(up.contract, responses['401']) ?? up.errors.unauthorized;
   }
-  const storeId = operation && storeIdProblem(up.contract, operation, req.headers);
+  const storeId = storeIdProblem(up.contract, operation, req.headers);
   if (storeId) return withDetails(up.errors.badRequest, [storeId]);
-  const preference = operation && preferenceFor(up.contract, operation, req.headers.prefer);
-  if (preference && 'refused' in preference) return withDetails(up.errors.badRequest, [preference.refused]);
-  const { unsupportedMediaType, payloadTooLarge } = up.errors;
-  if (operation && unsupportedMediaType && notSentAsIs(req, operation)) return unsupportedMediaType;
+  const preference = preferenceFor(up.contract, operation, req.headers.prefer);
+  if ('refused' in preference) return withDetails(up.errors.badRequest, [preference.refused]);
+  const { unsupportedMediaType } = up.errors;
+  return unsupportedMediaType && notSentAsIs(req, operation) ? unsupportedMediaType : undefined;
+}
+
+/** What the proxy answers of a request's body itself: over the size limit, or not JSON it can read. */
+function answerOfBody(up: Upstream, req: http.IncomingMessage, json: JsonBody): ContractAnswer | undefined {
   // Only a JSON body is read, whatever the operation, as on the server: another (a GET's text) is never read.
-  const readAsJson = isJson(req.headers['content-type']);
-  if (operation && payloadTooLarge && 'tooLarge' in json && readAsJson) return payloadTooLarge;
+  const { payloadTooLarge } = up.errors;
+  if (payloadTooLarge && 'tooLarge' in json && isJson(req.headers['content-type'])) return payloadTooLarge;
   return 'refused' in json ? withDetails(up.errors.badRequest, [json.refused]) : undefined;
 }
 
@@ -302,18 +312,31 @@ function forward(
   upstream.end(sent);
 }
 
+/** Requests that expect `100 Continue` and have not had it: they are invited once their headers pass. */
+const awaitingContinue = new WeakSet<http.IncomingMessage>();
+
+/** Sends one of the proxy's own answers, with the headers the operation's response of its status requires. */
+function answer(up: Upstream, res: http.ServerResponse, operation: Operation | undefined, own: ContractAnswer): void {
+  for (const [name, value] of Object.entries(requiredHeaders(up.contract, operation, own.status))) {
+    res.setHeader(name, value);
+  }
+  send(res, undefined, own);
+}
+
 function handler(up: Upstream): http.RequestListener {
   return (req, res) => {
     // An absolute-form target is its path and query, for routing and for Prism, as on the server.
     req.url = originForm(req.url ?? '/');
-    // Never a request left unanswered, whatever Prism (or a client sending half a body) does.
+    let bodyRead = false;
+    // Never a request left unanswered, whatever Prism (or a client sending half a body: Node's own 408) does.
     const timer = setTimeout(() => {
       res.shouldKeepAlive = false;
       res.once('finish', () => req.socket.destroy());
+      const timedOut = internalErrorMessage(up.contract, 'mock-timeout', { timeoutMs: up.timeoutMs });
       send(
         res,
         undefined,
-        internalError(up.errors, internalErrorMessage(up.contract, 'mock-timeout', { timeoutMs: up.timeoutMs })),
+        bodyRead ? internalError(up.errors, timedOut) : refusalAnswer(up.errors, REQUEST_INCOMPLETE),
       );
     }, up.timeoutMs);
     res.once('close', () => clearTimeout(timer));
@@ -323,26 +346,32 @@ function handler(up: Upstream): http.RequestListener {
     // RFC 9110: the auth scheme is case-insensitive; Prism only knows `Bearer`
     const authorization = req.headers.authorization;
     if (authorization) req.headers.authorization = authorization.replace(/^bearer /i, 'Bearer ');
+    // Routed by the path as sent, as the server routes it: no `..` resolved, no escape decoded.
+    const path = req.url.split('?')[0] ?? '/';
+    // A HEAD is the path's GET without its body, as on the server: Prism is asked the GET, and Node sends no body.
+    const headAsGet = req.method === 'HEAD' ? up.findOperation('GET', path) : undefined;
+    if (headAsGet) req.method = 'GET';
+    const operation = headAsGet ?? up.findOperation(req.method ?? 'GET', path);
+    const early = answerBeforeBody(up, req, path, operation);
+    // Answered at the turn's end, as the server's middleware answers: a body Node's parser refuses in the same
+    // bytes is its 400 first (the socket is then answered and closed: lib/node-refusals.ts).
+    if (early || !operation) {
+      setImmediate(() => {
+        if (req.socket.writable) answer(up, res, operation, early ?? up.errors.routeNotFound);
+      });
+      return;
+    }
+    if (awaitingContinue.delete(req)) res.writeContinue();
     readBody(req, up.maxBodyBytes, (sent) => {
+      bodyRead = true;
       const body = sent && withoutBom(req, sent);
-      const url = new URL(req.url ?? '/', 'http://mock');
-      // Routed by the path as sent, as the server routes it: no `..` resolved, no escape decoded.
-      const path = req.url?.split('?')[0] ?? '/';
-      // A HEAD is the path's GET without its body, as on the server: Prism is asked the GET, and Node sends no body.
-      const headAsGet = req.method === 'HEAD' ? up.findOperation('GET', path) : undefined;
-      if (headAsGet) req.method = 'GET';
-      const operation = headAsGet ?? up.findOperation(req.method ?? 'GET', path);
       const json: JsonBody = body ? jsonBody(req, body) : { tooLarge: true };
-      const answer = answerFirst(up, req, json, path, operation);
+      const url = new URL(req.url ?? '/', 'http://mock');
+      const ofBody = answerOfBody(up, req, json);
       const refusal =
-        !answer && operation && 'value' in json ? up.narrowerRules(operation, url, req.headers, json.value) : undefined;
-      const own = answer ?? (refusal?.alone ? withDetails(up.errors.badRequest, refusal.details) : undefined);
-      if (own) {
-        for (const [name, value] of Object.entries(requiredHeaders(up.contract, operation, own.status))) {
-          res.setHeader(name, value);
-        }
-        return send(res, undefined, own);
-      }
+        !ofBody && 'value' in json ? up.narrowerRules(operation, url, req.headers, json.value) : undefined;
+      const own = ofBody ?? (refusal?.alone ? withDetails(up.errors.badRequest, refusal.details) : undefined);
+      if (own) return answer(up, res, operation, own);
       headersForPrism(up, req, operation);
       forward(up, req, body ?? withoutBody(req), res, operation, refusal?.details ?? []);
     });
@@ -391,6 +420,11 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const listener = handler(up);
   // A missing Host is the proxy's to answer, in the envelope (answerFirst), as the server does.
   const server = http.createServer({ requireHostHeader: false }, listener);
+  // `Expect: 100-continue`: Node would invite the body at once; the handler does once the headers pass.
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    awaitingContinue.add(req);
+    listener(req, res);
+  });
   refuseInEnvelope(server, listener, (socket, refusal) => {
     const { status, body } = refusalAnswer(up.errors, refusal);
     answerOnSocket(socket, status, JSON.stringify(answeredNow(body)), randomUUID());
