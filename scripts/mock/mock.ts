@@ -94,6 +94,9 @@ export interface MockOptions {
   log?: (line: string) => void;
 }
 
+/** The Content-Type of every JSON answer, as the server labels its own. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-type']);
 
 function send(res: http.ServerResponse, reply: PrismReply | undefined, own: ContractAnswer | undefined): void {
@@ -107,13 +110,17 @@ function send(res: http.ServerResponse, reply: PrismReply | undefined, own: Cont
   headers['x-request-id'] = res.getHeader('x-request-id');
   const answer = own ?? (reply && restamped(reply));
   if (!answer && reply) {
-    if (reply.headers['content-type']) headers['content-type'] = reply.headers['content-type'];
+    const json = isJson(reply.headers['content-type']);
+    const type = json ? JSON_TYPE : reply.headers['content-type'];
+    if (type) headers['content-type'] = type;
+    // Framed by its length, as the server frames every answer, rather than chunked.
+    headers['content-length'] = reply.body.length;
     res.writeHead(reply.status, headers).end(reply.body);
     return;
   }
   if (!answer) return;
   const body = Buffer.from(JSON.stringify(answeredNow(answer.body)));
-  headers['content-type'] = 'application/json';
+  headers['content-type'] = JSON_TYPE;
   headers['content-length'] = body.length;
   res.writeHead(answer.status, headers).end(body);
 }

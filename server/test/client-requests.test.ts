@@ -458,6 +458,20 @@ describe('the mock and the server agree on which requests they accept', () => {
     }
   });
 
+  it('both label and frame a JSON answer alike: UTF-8 JSON, by its length', async () => {
+    const answers = await askBoth((baseUrl, credentials) =>
+      rawRequest(baseUrl, 'GET', '/api/v1/categories', { headers: credentials }),
+    );
+    for (const answer of answers) {
+      expect({
+        status: answer.status,
+        type: answer.headers.get('content-type'),
+        length: Number(answer.headers.get('content-length')) > 0,
+        chunked: answer.headers.get('transfer-encoding'),
+      }).toEqual({ status: 200, type: 'application/json; charset=utf-8', length: true, chunked: null });
+    }
+  });
+
   it("both answer a HEAD as the path's GET without its body", async () => {
     const [fromMock, fromServer] = await askBoth((baseUrl, credentials) =>
       rawRequest(baseUrl, 'HEAD', '/api/v1/products', { headers: credentials }),
