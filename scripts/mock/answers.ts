@@ -218,6 +218,9 @@ function prismProblem(reply: PrismReply): { type: string; validation: Json | und
   return { type: String(problem.type ?? '').replace(/^.*#/, ''), validation: problem.validation };
 }
 
+/** What Prism's `sl-violations` header starts with when it holds more than about 8 KiB of violations, cut. */
+const VIOLATIONS_CUT_SHORT = 'Too many violations!';
+
 /**
  * The proxy's own refusals among Prism's details: a field the proxy refused is named once, for its reason, not
  * again for what Prism read it as, and where Prism named it too, in Prism's place (the server's validator walks the
@@ -249,8 +252,11 @@ export function reconcile(
   errors: ContractErrors,
   operation?: Pick<Operation, 'parameters'>,
   refused: Detail[] = [],
+  bodyDetails: () => Detail[] = () => [],
 ): ContractAnswer | undefined {
   const { type: problem, validation } = prismProblem(reply);
+  // Prism cuts its header short past 8 KiB of violations: the body's details are then the proxy's own.
+  const cutShort = String(reply.headers['sl-violations'] ?? '').startsWith(VIOLATIONS_CUT_SHORT);
   // Prism states the violations in its header when it answers with a documented response, else in its problem
   // (there without the leading `request` of their location)
   const header = parseViolations(reply.headers['sl-violations']);
@@ -265,11 +271,13 @@ export function reconcile(
   if (problem === 'UNAUTHORIZED' || violations.some((v) => v.code === 401)) {
     return reply.status === errors.unauthorized.status && !problem ? undefined : errors.unauthorized;
   }
-  if (['UNPROCESSABLE_ENTITY', 'INVALID_CONTENT_TYPE'].includes(problem) || violations.length + refused.length > 0) {
+  const invalid = cutShort || violations.length + refused.length > 0;
+  if (['UNPROCESSABLE_ENTITY', 'INVALID_CONTENT_TYPE'].includes(problem) || invalid) {
     const documented = !problem && reply.status === errors.badRequest.status ? parseJson(reply.body) : undefined;
     const template = documented === undefined ? errors.badRequest : { status: reply.status, body: documented };
     const names = operation?.parameters.map((p) => p.name) ?? [];
-    return withDetails(template, inServerOrder(refusedInPlace(refused, violationDetails(violations, names)), names));
+    const prisms = cutShort ? bodyDetails() : violationDetails(violations, names);
+    return withDetails(template, inServerOrder(refusedInPlace(refused, prisms), names));
   }
   // Prism's router found no operation for the path: the contract's 404.
   if (/^NO_(PATH|RESOURCE|SERVER)_/.test(problem)) return errors.routeNotFound;

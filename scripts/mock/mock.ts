@@ -61,7 +61,13 @@ import {
 } from './answers.ts';
 import { credentialProblem, type FindOperation, operationRouter } from './credentials.ts';
 import { type AllowOf, allowOf } from './methods.ts';
-import { type NarrowerRules, narrowerRules } from './narrower-rules.ts';
+import {
+  type BodyValidator,
+  bodyDetails,
+  bodyValidators,
+  type NarrowerRules,
+  narrowerRules,
+} from './narrower-rules.ts';
 import { preferenceFor } from './preferences.ts';
 import { startPrismOnFreePort } from './prism-process.ts';
 import { storeIdProblem } from './store-id.ts';
@@ -207,6 +213,8 @@ interface Upstream {
   allowOf: AllowOf;
   /** What the contract refuses and Prism accepts (narrower-rules.ts). */
   narrowerRules: NarrowerRules;
+  /** The contract's own validator of each operation's body (narrower-rules.ts). */
+  bodyValidator: BodyValidator;
   /** The contract's `x-max-body-bytes`: a longer body is answered 413 once the credentials pass (none: no limit). */
   maxBodyBytes: number;
   /** Whether a client's X-Request-Id is echoed (undefined: the contract has no rule, never). */
@@ -273,6 +281,12 @@ function withoutBody(req: http.IncomingMessage): Buffer {
   return Buffer.alloc(0);
 }
 
+/** What the proxy found itself: what it refuses, and the body's details should Prism's be cut short. */
+interface ProxyDetails {
+  refused: Detail[];
+  bodyDetails: () => Detail[];
+}
+
 /**
  * Asks Prism and answers from its reply. `refused` are what the contract refuses and Prism accepts
  * (narrower-rules.ts): Prism is asked for the operation's documented 400 (`Prefer: code=400`, so the answer has
@@ -284,9 +298,10 @@ function forward(
   body: Buffer,
   res: http.ServerResponse,
   operation: Operation | undefined,
-  refused: Detail[],
+  own: ProxyDetails,
   retry = true,
 ) {
+  const { refused } = own;
   if (refused.length > 0) req.headers.prefer = 'code=400';
   // An operation without a request body ignores one, as the server does; Prism would refuse it without a detail.
   const sent = operation && operation.raw.requestBody === undefined ? withoutBody(req) : body;
@@ -306,13 +321,13 @@ function forward(
       prismRes.on('data', (chunk: Buffer) => chunks.push(chunk));
       prismRes.on('end', () => {
         const reply = { status: prismRes.statusCode ?? 500, headers: prismRes.headers, body: Buffer.concat(chunks) };
-        send(res, reply, reconcile(reply, up.errors, operation, refused));
+        send(res, reply, reconcile(reply, up.errors, operation, refused, own.bodyDetails));
       });
     },
   );
   upstream.on('error', (error: NodeJS.ErrnoException) => {
     if (retry && error.code === 'ECONNRESET' && !res.writableEnded)
-      return forward(up, req, body, res, operation, refused, false);
+      return forward(up, req, body, res, operation, own, false);
     send(res, undefined, internalError(up.errors, internalErrorMessage(up.contract, 'mock-unreachable')));
   });
   res.once('close', () => upstream.destroy());
@@ -380,7 +395,10 @@ function handler(up: Upstream): http.RequestListener {
       const own = ofBody ?? (refusal?.alone ? withDetails(up.errors.badRequest, refusal.details) : undefined);
       if (own) return answer(up, res, operation, own);
       headersForPrism(up, req, operation);
-      forward(up, req, body ?? withoutBody(req), res, operation, refusal?.details ?? []);
+      forward(up, req, body ?? withoutBody(req), res, operation, {
+        refused: refusal?.details ?? [],
+        bodyDetails: () => ('value' in json ? bodyDetails(up.bodyValidator, operation, json.value) : []),
+      });
     });
   };
 }
@@ -394,6 +412,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   let prism = started.prism;
   let closing = false;
   const findOperation = operationRouter(contract);
+  const bodyValidator = bodyValidators(contract);
   const up: Upstream = {
     host,
     port: started.port,
@@ -401,7 +420,8 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     errors: loadContractErrors(contract),
     findOperation,
     allowOf: allowOf(contract, findOperation),
-    narrowerRules: narrowerRules(contract),
+    narrowerRules: narrowerRules(contract, bodyValidator),
+    bodyValidator,
     maxBodyBytes: maxBodyBytes(contract) ?? Number.POSITIVE_INFINITY,
     isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -8,6 +8,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { placedErrors } from '../../lib/ajv-errors.ts';
 import { type ContractDocument, isObject, type Operation, type Parameter } from '../../lib/contract.ts';
 import { CONTRACT_FORMATS, matchesContractFormat } from '../../lib/formats.ts';
 import { pointerSegmentName } from '../../lib/json-pointer.ts';
@@ -50,18 +51,18 @@ export interface Refusal {
 
 export type NarrowerRules = (operation: Operation, url: URL, headers: IncomingHttpHeaders, body: unknown) => Refusal;
 
-/**
- * A checker of those rules for an operation's path, query and header parameters and its JSON body (`undefined`
- * when there is none): one detail per field that breaks one.
- */
-export function narrowerRules(contract: ContractDocument): NarrowerRules {
+/** The validator of an operation's JSON body by the contract's own schema (undefined for one without a body). */
+export type BodyValidator = (operation: Operation) => ValidateFunction | undefined;
+
+/** Validators of request bodies as the server's validator reads them: ajv, the contract's formats. */
+export function bodyValidators(contract: ContractDocument): BodyValidator {
   // Infinity is no number, as the server's validator reads it (strictNumbers).
   const ajv = new Ajv2020({ strict: false, strictNumbers: true, allErrors: true, validateFormats: true });
   (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
   for (const [name, format] of Object.entries(CONTRACT_FORMATS)) ajv.addFormat(name, format);
   ajv.addSchema(contract.doc as object, 'contract');
   const bodies = new Map<string, ValidateFunction | undefined>();
-  const bodyValidator = (operation: Operation) => {
+  return (operation) => {
     if (!bodies.has(operation.pointer)) {
       const media = contract.pointer(`${operation.pointer}/requestBody/content/application~1json`);
       const schema = `contract#${operation.pointer}/requestBody/content/application~1json/schema`;
@@ -69,7 +70,27 @@ export function narrowerRules(contract: ContractDocument): NarrowerRules {
     }
     return bodies.get(operation.pointer);
   };
+}
 
+/**
+ * Every detail of a JSON body by the contract's schema, worded and placed as the server's validator words and
+ * places them (lib/ajv-errors.ts): what the mock says when Prism's own account is cut short.
+ */
+export function bodyDetails(bodyValidator: BodyValidator, operation: Operation, body: unknown): Detail[] {
+  const validate = bodyValidator(operation);
+  if (!validate || validate(body)) return [];
+  return placedErrors(validate.errors ?? []).map(({ error, path }) => ({
+    location: 'body',
+    path,
+    reason: validationReason(error.keyword, error.message),
+  }));
+}
+
+/**
+ * A checker of those rules for an operation's path, query and header parameters and its JSON body (`undefined`
+ * when there is none): one detail per field that breaks one.
+ */
+export function narrowerRules(contract: ContractDocument, bodyValidator: BodyValidator): NarrowerRules {
   /**
    * The body's problems Prism reads otherwise, one detail per field: the contract's formats it lets through, a
    * JSON `null`, which it takes for no body at all while the contract's schema refuses its type, and a number too

@@ -1,6 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { pointerSegmentName } from '../../../lib/json-pointer.ts';
-import { withoutNullAlternatives } from '../../../lib/null-alternatives.ts';
+import { placedErrors } from '../../../lib/ajv-errors.ts';
 import { requireFromValidator } from './validator-internals.ts';
 
 /** An error item as express-openapi-validator reports it (`errors` of its 400), read by error-handler.ts. */
@@ -10,32 +9,10 @@ interface ValidatorItem {
   errorCode: string;
 }
 
-/** A JSON pointer's segment for a property name: `~` as `~0`, `/` as `~1` (RFC 6901). */
-const pointerSegment = (name: string) => name.replaceAll('~', '~0').replaceAll('/', '~1');
-
-/** The property an error names beside its place: a missing one, or one the schema does not allow. */
-function namedProperty({ params }: ErrorObject): string | undefined {
-  const named = params.missingProperty ?? params.additionalProperty ?? params.unevaluatedProperty;
-  return typeof named === 'string' ? named : undefined;
-}
-
-/** The error's place as a JSON pointer, the property it names (if any) escaped as a segment of it. */
-function pointerOf(error: ErrorObject): string {
-  const named = namedProperty(error);
-  return named === undefined ? error.instancePath : `${error.instancePath}/${pointerSegment(named)}`;
-}
-
-/** ajv's errors as the validator's items, a nullable field's failure named once (lib/null-alternatives.ts). */
+/** ajv's errors as the validator's items, placed as lib/ajv-errors.ts places them. */
 function itemsOf(errors: ErrorObject[]): ValidatorItem[] {
-  const read = errors.map((error) => ({
-    error,
-    path: pointerOf(error).split('/').slice(1).map(pointerSegmentName).join('.'),
-    keyword: error.keyword,
-    nullAlternative:
-      error.keyword === 'type' && error.params.type === 'null' && /\/(oneOf|anyOf)\/\d+\/type$/.test(error.schemaPath),
-  }));
-  return withoutNullAlternatives(read).map(({ error }) => ({
-    path: pointerOf(error),
+  return placedErrors(errors).map(({ error, pointer }) => ({
+    path: pointer,
     message: error.message,
     errorCode: `${error.keyword}.openapi.validation`,
   }));

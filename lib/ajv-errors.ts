@@ -1,0 +1,45 @@
+import type { ErrorObject } from 'ajv';
+import { pointerSegmentName } from './json-pointer.ts';
+import { withoutNullAlternatives } from './null-alternatives.ts';
+
+/** One of ajv's errors at its place: a JSON pointer, and the same as a dotted path of names. */
+export interface PlacedError {
+  error: ErrorObject;
+  pointer: string;
+  path: string;
+  keyword: string;
+  nullAlternative: boolean;
+}
+
+/** A JSON pointer's segment for a property name: `~` as `~0`, `/` as `~1` (RFC 6901). */
+const pointerSegment = (name: string) => name.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** The property an error names beside its place: a missing one, or one the schema does not allow. */
+function namedProperty({ params }: ErrorObject): string | undefined {
+  const named = params.missingProperty ?? params.additionalProperty ?? params.unevaluatedProperty;
+  return typeof named === 'string' ? named : undefined;
+}
+
+/**
+ * ajv's errors at their places, the property an error names escaped into its pointer (a webhook header `a/b` is
+ * one segment; a property named `""` an empty one), a nullable field's failure named once (null-alternatives.ts):
+ * how the server's validator and the mock's own checks place a detail.
+ */
+export function placedErrors(errors: readonly ErrorObject[]): PlacedError[] {
+  return withoutNullAlternatives(
+    errors.map((error) => {
+      const named = namedProperty(error);
+      const pointer = named === undefined ? error.instancePath : `${error.instancePath}/${pointerSegment(named)}`;
+      return {
+        error,
+        pointer,
+        path: pointer.split('/').slice(1).map(pointerSegmentName).join('.'),
+        keyword: error.keyword,
+        nullAlternative:
+          error.keyword === 'type' &&
+          error.params.type === 'null' &&
+          /\/(oneOf|anyOf)\/\d+\/type$/.test(error.schemaPath),
+      };
+    }),
+  );
+}
