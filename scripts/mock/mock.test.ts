@@ -658,6 +658,14 @@ describe('mock time-out', () => {
     });
   });
 
+  it('answers headers that never complete with the 408 envelope within its time-out, as the server at its deadline', async () => {
+    const socket = net.connect(Number(new URL(mock.url).port), '127.0.0.1');
+    socket.write('GET /api/v1/products HTTP/1.1\r\nHost: x\r\n');
+    const [head = '', body = ''] = (await untilClosed(socket)).split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(body)).toMatchObject({ error: { code: 'VALIDATION_ERROR' }, meta: { status: 408 } });
+  });
+
   it('answers a request without credentials at once, before its body arrives or is invited', async () => {
     const { port } = new URL(mock.url);
     const socket = net.connect(Number(port), '127.0.0.1');

@@ -375,10 +375,11 @@ function handler(up: Upstream): http.RequestListener {
     if (headAsGet) req.method = 'GET';
     const operation = headAsGet ?? up.findOperation(req.method ?? 'GET', path);
     const early = answerBeforeBody(up, req, path, operation);
-    // Answered at the turn's end, as the server's middleware answers: a body Node's parser refuses in the same
-    // bytes is its 400 first (the socket is then answered and closed: lib/node-refusals.ts).
+    // Answered once the bytes at hand are parsed, as the server's middleware (promises) answers: a body Node's
+    // parser refuses in them is its 400 first (the socket then answered and closed: lib/node-refusals.ts), and a
+    // request pipelined behind this one waits for this answer.
     if (early || !operation) {
-      setImmediate(() => {
+      queueMicrotask(() => {
         if (req.socket.writable) answer(up, res, operation, early ?? up.errors.routeNotFound);
       });
       return;
@@ -446,7 +447,16 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   supervise(prism);
   const listener = handler(up);
   // A missing Host is the proxy's to answer, in the envelope (answerFirst), as the server does.
-  const server = http.createServer({ requireHostHeader: false }, listener);
+  const server = http.createServer(
+    {
+      requireHostHeader: false,
+      // Headers not received whole within the mock's time-out are Node's 408 (lib/node-refusals.ts), looked for
+      // every second, as on the server; Node's own default waits a minute, checked every 30 s.
+      headersTimeout: up.timeoutMs,
+      connectionsCheckingInterval: 1_000,
+    },
+    listener,
+  );
   // `Expect: 100-continue`: Node would invite the body at once; the handler does once the headers pass.
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
     awaitingContinue.add(req);

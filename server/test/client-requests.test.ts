@@ -3,12 +3,13 @@
 // to the mock (`npm run mock`) and to the server; for every stateless case both accept or both refuse, and the
 // table says which. Stateful rules (a stored product's image, catalog prices) are out of a stateless mock's reach.
 
+import { connect } from 'node:net';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
 import { bearerFormatExample, readContract } from '../../lib/contract.ts';
 import { type MockServer, startMock } from '../../scripts/mock/mock.ts';
-import { rawAnswer } from '../../scripts/test-helpers/raw-http.ts';
+import { rawAnswer, untilClosed } from '../../scripts/test-helpers/raw-http.ts';
 import { clientOf, withoutDefaults } from './fixture.ts';
 import { adminHeaders, createTenant, rawRequest, startServer, type Tenant, type TestServer } from './harness.ts';
 
@@ -426,6 +427,29 @@ describe('the mock and the server agree on which requests they accept', () => {
       }
     },
   );
+
+  it.for([
+    ['a method the path lacks, garbage pipelined behind it', 'PUT', 'GARBAGE\r\n\r\n', [405, 400]],
+    [
+      'no key, a request pipelined behind it after Connection: close',
+      'POST',
+      'GET / HTTP/1.1\r\nHost: x\r\n\r\n',
+      [401],
+    ],
+  ] as const)('both answer a request before the bytes behind it: %s', async ([, method, behind, statuses]) => {
+    const closeOrNot = method === 'POST' ? 'Connection: close\r\n' : '';
+    const asSent: Ask = async (baseUrl, credentials) => {
+      const auth = method === 'PUT' ? Object.entries(credentials).map(([name, value]) => `${name}: ${value}\r\n`) : [];
+      const socket = connect(Number(new URL(baseUrl).port), '127.0.0.1');
+      socket.write(
+        `${method} /api/v1/products HTTP/1.1\r\nHost: x\r\n${auth.join('')}Content-Type: application/json\r\n` +
+          `Content-Length: 2\r\n${closeOrNot}\r\n{}${behind}`,
+      );
+      const statusLines = (await untilClosed(socket)).match(/HTTP\/1\.1 \d{3}/g) ?? [];
+      return { status: 0, headers: new Headers(), body: statusLines.map((line) => Number(line.slice(9))) };
+    };
+    for (const answer of await askBoth(asSent)) expect(answer.body).toEqual(statuses);
+  });
 
   it('both read a JSON body as the server reads it: a UTF-8 byte order mark skipped, UTF-16 malformed', async () => {
     const product = (name: string) => JSON.stringify({ name, type: 'DIGITAL', price: 10 });
