@@ -223,9 +223,10 @@ interface Upstream {
 }
 
 /**
- * What the proxy answers from a request's headers alone, before its body is read (or invited, `Expect:
- * 100-continue`), in the server's order: no Host, a path or method the contract lacks, wrong credentials, an
- * `X-Store-Id` missing or not of its format, a preference no response meets, a body not sent as JSON.
+ * What the proxy answers from a request's headers alone, before its body is invited (`Expect: 100-continue`) or
+ * read, in the server's order: no Host, a path or method the contract lacks, wrong credentials, an `X-Store-Id`
+ * missing or not of its format, a preference no response meets. A body not sent as JSON is answered after the
+ * invitation, as the server's body parser answers it.
  */
 function answerBeforeBody(
   up: Upstream,
@@ -247,9 +248,7 @@ function answerBeforeBody(
   const storeId = storeIdProblem(up.contract, operation, req.headers);
   if (storeId) return withDetails(up.errors.badRequest, [storeId]);
   const preference = preferenceFor(up.contract, operation, req.headers.prefer);
-  if ('refused' in preference) return withDetails(up.errors.badRequest, [preference.refused]);
-  const { unsupportedMediaType } = up.errors;
-  return unsupportedMediaType && notSentAsIs(req, operation) ? unsupportedMediaType : undefined;
+  return 'refused' in preference ? withDetails(up.errors.badRequest, [preference.refused]) : undefined;
 }
 
 /** What the proxy answers of a request's body itself: over the size limit, or not JSON it can read. */
@@ -374,17 +373,18 @@ function handler(up: Upstream): http.RequestListener {
     const headAsGet = req.method === 'HEAD' ? up.findOperation('GET', path) : undefined;
     if (headAsGet) req.method = 'GET';
     const operation = headAsGet ?? up.findOperation(req.method ?? 'GET', path);
-    const early = answerBeforeBody(up, req, path, operation);
     // Answered once the bytes at hand are parsed, as the server's middleware (promises) answers: a body Node's
     // parser refuses in them is its 400 first (the socket then answered and closed: lib/node-refusals.ts), and a
     // request pipelined behind this one waits for this answer.
-    if (early || !operation) {
+    const answerSoon = (own: ContractAnswer) =>
       queueMicrotask(() => {
-        if (req.socket.writable) answer(up, res, operation, early ?? up.errors.routeNotFound);
+        if (req.socket.writable) answer(up, res, operation, own);
       });
-      return;
-    }
+    const early = answerBeforeBody(up, req, path, operation);
+    if (early || !operation) return answerSoon(early ?? up.errors.routeNotFound);
     if (awaitingContinue.delete(req)) res.writeContinue();
+    const { unsupportedMediaType } = up.errors;
+    if (unsupportedMediaType && notSentAsIs(req, operation)) return answerSoon(unsupportedMediaType);
     readBody(req, up.maxBodyBytes, (sent) => {
       bodyRead = true;
       const body = sent && withoutBom(req, sent);

@@ -3,6 +3,7 @@
 // to the mock (`npm run mock`) and to the server; for every stateless case both accept or both refuse, and the
 // table says which. Stateful rules (a stored product's image, catalog prices) are out of a stateless mock's reach.
 
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -449,6 +450,22 @@ describe('the mock and the server agree on which requests they accept', () => {
       return { status: 0, headers: new Headers(), body: statusLines.map((line) => Number(line.slice(9))) };
     };
     for (const answer of await askBoth(asSent)) expect(answer.body).toEqual(statuses);
+  });
+
+  it('both invite the body of a request whose headers pass, then answer a body not sent as JSON with 415', async () => {
+    const asSent: Ask = async (baseUrl, credentials) => {
+      const headers = Object.entries(credentials).map(([name, value]) => `${name}: ${value}\r\n`);
+      const socket = connect(Number(new URL(baseUrl).port), '127.0.0.1');
+      socket.write(
+        `POST /api/v1/products HTTP/1.1\r\nHost: x\r\n${headers.join('')}Content-Type: text/plain\r\n` +
+          'Content-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n',
+      );
+      const [invited] = await once(socket, 'data');
+      socket.write('{}');
+      const statusLines = `${invited}${await untilClosed(socket)}`.match(/HTTP\/1\.1 \d{3}/g) ?? [];
+      return { status: 0, headers: new Headers(), body: statusLines.map((line) => Number(line.slice(9))) };
+    };
+    for (const answer of await askBoth(asSent)) expect(answer.body).toEqual([100, 415]);
   });
 
   it('both read a JSON body as the server reads it: a UTF-8 byte order mark skipped, UTF-16 malformed', async () => {
