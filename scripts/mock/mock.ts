@@ -225,8 +225,8 @@ interface Upstream {
 /**
  * What the proxy answers from a request's headers alone, before its body is invited (`Expect: 100-continue`) or
  * read, in the server's order: no Host, a path or method the contract lacks, wrong credentials, an `X-Store-Id`
- * missing or not of its format, a preference no response meets. A body not sent as JSON is answered after the
- * invitation, as the server's body parser answers it.
+ * missing or not of its format. Then a preference no response meets (preferences.ts); a body not sent as JSON is
+ * answered after the invitation, as the server's body parser answers it.
  */
 function answerBeforeBody(
   up: Upstream,
@@ -246,9 +246,7 @@ function answerBeforeBody(
     return exampleAnswer(up.contract, responses['401']) ?? up.errors.unauthorized;
   }
   const storeId = storeIdProblem(up.contract, operation, req.headers);
-  if (storeId) return withDetails(up.errors.badRequest, [storeId]);
-  const preference = preferenceFor(up.contract, operation, req.headers.prefer);
-  return 'refused' in preference ? withDetails(up.errors.badRequest, [preference.refused]) : undefined;
+  return storeId ? withDetails(up.errors.badRequest, [storeId]) : undefined;
 }
 
 /** What the proxy answers of a request's body itself: over the size limit, or not JSON it can read. */
@@ -260,13 +258,11 @@ function answerOfBody(up: Upstream, req: http.IncomingMessage, json: JsonBody): 
 }
 
 /**
- * A request's headers as Prism is to read them, once the proxy has nothing to answer itself: the one preference
- * the mock honours (preferences.ts), or none; and a JSON body's Content-Type plain, since the server reads UTF-8
- * JSON whatever else it says, where Prism's HTTP layer answered a 500 of its own to `application/json;`.
+ * A request's headers as Prism is to read them, once the proxy has nothing to answer itself: `prefer`, the one
+ * preference the mock honours (preferences.ts), or none; and a JSON body's Content-Type plain, since the server
+ * reads UTF-8 JSON whatever else it says, where Prism's HTTP layer answered a 500 of its own to `application/json;`.
  */
-function headersForPrism(up: Upstream, req: http.IncomingMessage, operation: Operation | undefined): void {
-  const preference = operation && preferenceFor(up.contract, operation, req.headers.prefer);
-  const prefer = preference && 'prefer' in preference ? preference.prefer : undefined;
+function headersForPrism(req: http.IncomingMessage, prefer: string | undefined): void {
   if (prefer) req.headers.prefer = prefer;
   else delete req.headers.prefer;
   if (isJson(req.headers['content-type'])) req.headers['content-type'] = 'application/json';
@@ -382,6 +378,8 @@ function handler(up: Upstream): http.RequestListener {
       });
     const early = answerBeforeBody(up, req, path, operation);
     if (early || !operation) return answerSoon(early ?? up.errors.routeNotFound);
+    const preference = preferenceFor(up.contract, operation, req.headers.prefer);
+    if ('refused' in preference) return answerSoon(withDetails(up.errors.badRequest, [preference.refused]));
     if (awaitingContinue.delete(req)) res.writeContinue();
     const { unsupportedMediaType } = up.errors;
     if (unsupportedMediaType && notSentAsIs(req, operation)) return answerSoon(unsupportedMediaType);
@@ -395,7 +393,7 @@ function handler(up: Upstream): http.RequestListener {
         !ofBody && 'value' in json ? up.narrowerRules(operation, url, req.headers, json.value) : undefined;
       const own = ofBody ?? (refusal?.alone ? withDetails(up.errors.badRequest, refusal.details) : undefined);
       if (own) return answer(up, res, operation, own);
-      headersForPrism(up, req, operation);
+      headersForPrism(req, preference.prefer);
       forward(up, req, body ?? withoutBody(req), res, operation, {
         refused: refusal?.details ?? [],
         bodyDetails: () => ('value' in json ? bodyDetails(up.bodyValidator, operation, json.value) : []),
@@ -446,7 +444,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   };
   supervise(prism);
   const listener = handler(up);
-  // A missing Host is the proxy's to answer, in the envelope (answerFirst), as the server does.
+  // A missing Host is the proxy's to answer, in the envelope (answerBeforeBody), as the server does.
   const server = http.createServer(
     {
       requireHostHeader: false,
