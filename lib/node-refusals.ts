@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener, Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type Reason, reason } from './reasons.ts';
@@ -48,6 +48,26 @@ export function refuseInEnvelope(server: Server, app: RequestListener, refuse: R
   });
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => refuse(socket, { kind: 'connect' }, 'CONNECT'));
   server.on('checkExpectation', app);
+}
+
+/** Requests that expect `100 Continue` and have not had it (`inviteBodyLater`). */
+const awaitingContinue = new WeakSet<IncomingMessage>();
+
+/**
+ * Has a request that expects `100-continue` invited to send its body only when `inviteBody` is called for it
+ * (once its headers pass), rather than at once, as Node would: a request refused by its headers alone is answered
+ * without having sent its body.
+ */
+export function inviteBodyLater(server: Server, app: RequestListener): void {
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    awaitingContinue.add(req);
+    app(req, res);
+  });
+}
+
+/** Sends `100 Continue` to a request that waits for it (`inviteBodyLater`); nothing to any other. */
+export function inviteBody(req: IncomingMessage, res: ServerResponse): void {
+  if (awaitingContinue.delete(req)) res.writeContinue();
 }
 
 /** Writes a JSON answer on a socket no response has started on, with `requestId` as its `X-Request-Id`, and closes it. */

@@ -36,6 +36,8 @@ import { ContractDocument, isObject, maxBodyBytes, type Operation, requestIdRule
 import {
   answerOnSocket,
   HOST_REQUIRED,
+  inviteBody,
+  inviteBodyLater,
   lacksHost,
   REQUEST_INCOMPLETE,
   refuseInEnvelope,
@@ -329,9 +331,6 @@ function forward(
   upstream.end(sent);
 }
 
-/** Requests that expect `100 Continue` and have not had it: they are invited once their headers pass. */
-const awaitingContinue = new WeakSet<http.IncomingMessage>();
-
 /** Sends one of the proxy's own answers, with the headers the operation's response of its status requires. */
 function answer(up: Upstream, res: http.ServerResponse, operation: Operation | undefined, own: ContractAnswer): void {
   for (const [name, value] of Object.entries(requiredHeaders(up.contract, operation, own.status))) {
@@ -380,7 +379,7 @@ function handler(up: Upstream): http.RequestListener {
     if (early || !operation) return answerSoon(early ?? up.errors.routeNotFound);
     const preference = preferenceFor(up.contract, operation, req.headers.prefer);
     if ('refused' in preference) return answerSoon(withDetails(up.errors.badRequest, [preference.refused]));
-    if (awaitingContinue.delete(req)) res.writeContinue();
+    inviteBody(req, res);
     const { unsupportedMediaType } = up.errors;
     if (unsupportedMediaType && notSentAsIs(req, operation)) return answerSoon(unsupportedMediaType);
     readBody(req, up.maxBodyBytes, (sent) => {
@@ -456,10 +455,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     listener,
   );
   // `Expect: 100-continue`: Node would invite the body at once; the handler does once the headers pass.
-  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    awaitingContinue.add(req);
-    listener(req, res);
-  });
+  inviteBodyLater(server, listener);
   refuseInEnvelope(server, listener, (socket, refusal) => {
     const { status, body } = refusalAnswer(up.errors, refusal);
     answerOnSocket(socket, status, JSON.stringify(answeredNow(body)), randomUUID());

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import {
   answerOnSocket,
   HOST_REQUIRED,
+  inviteBody,
+  inviteBodyLater,
   lacksHost,
   type NodeRefusal,
   refuseInEnvelope,
@@ -28,9 +30,6 @@ function apiErrorOf(refusal: NodeRefusal): ApiError {
   }
 }
 
-/** Requests that expect `100 Continue` and have not had it (a server without `answerClientErrors` sends it itself). */
-const awaitingContinue = new WeakSet<IncomingMessage>();
-
 /**
  * Answers in the documented envelope, with a fresh `X-Request-Id`, what Node would otherwise answer bare or not at
  * all (lib/node-refusals.ts), and logs it. A request that expects `100-continue` is invited to send its body only
@@ -45,10 +44,7 @@ export function answerClientErrors(server: Server, app: RequestListener, logger:
     answerOnSocket(socket, error.status, JSON.stringify(body), requestId);
   });
   // `Expect: 100-continue`: Node would invite the body at once; the app does once the request is authenticated.
-  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    awaitingContinue.add(req);
-    app(req, res);
-  });
+  inviteBodyLater(server, app);
 }
 
 /**
@@ -71,6 +67,6 @@ export const readRequestTarget: RequestHandler = (req, _res, next) => {
  * authenticated (app.ts): a client without a valid key is answered without having sent its body.
  */
 export const continueOnceAuthenticated: RequestHandler = (req, res, next) => {
-  if (awaitingContinue.delete(req)) res.writeContinue();
+  inviteBody(req, res);
   next();
 };
