@@ -2,10 +2,11 @@ import type { ErrorObject } from 'ajv';
 import { pointerSegmentName } from './json-pointer.ts';
 import { withoutNullAlternatives } from './null-alternatives.ts';
 
-/** One of ajv's errors at its place: a JSON pointer, and the same as a dotted path of names. */
+/** One of ajv's errors at its place: a JSON pointer, the names it holds, and those as a dotted path. */
 export interface PlacedError {
   error: ErrorObject;
   pointer: string;
+  segments: string[];
   path: string;
   keyword: string;
   nullAlternative: boolean;
@@ -30,10 +31,12 @@ export function placedErrors(errors: readonly ErrorObject[]): PlacedError[] {
     errors.map((error) => {
       const named = namedProperty(error);
       const pointer = named === undefined ? error.instancePath : `${error.instancePath}/${pointerSegment(named)}`;
+      const segments = pointer.split('/').slice(1).map(pointerSegmentName);
       return {
         error,
         pointer,
-        path: pointer.split('/').slice(1).map(pointerSegmentName).join('.'),
+        segments,
+        path: segments.join('.'),
         keyword: error.keyword,
         nullAlternative:
           error.keyword === 'type' &&

@@ -11,7 +11,6 @@ import addFormats from 'ajv-formats';
 import { placedErrors } from '../../lib/ajv-errors.ts';
 import { type ContractDocument, isObject, type Operation, type Parameter } from '../../lib/contract.ts';
 import { CONTRACT_FORMATS, matchesContractFormat } from '../../lib/formats.ts';
-import { pointerSegmentName } from '../../lib/json-pointer.ts';
 import { decodes, MALFORMED_ESCAPE, malformedQueryParameter } from '../../lib/percent-escapes.ts';
 import { integersNotDecimal, queryIntegerNames } from '../../lib/query-integers.ts';
 import { unstorableText } from '../../lib/storable-text.ts';
@@ -100,9 +99,7 @@ export function narrowerRules(contract: ContractDocument, bodyValidator: BodyVal
   const bodyFormats = (operation: Operation, body: unknown): Detail[] => {
     const validate = body === undefined ? undefined : bodyValidator(operation);
     if (!validate || validate(body)) return [];
-    return (validate.errors ?? []).flatMap((error) => {
-      const segments = error.instancePath.split('/').slice(1).map(pointerSegmentName);
-      const path = segments.join('.');
+    return placedErrors(validate.errors ?? []).flatMap(({ error, segments, path }) => {
       // A JSON `null` body, and a number JSON.parse read as Infinity (`1e400`): Prism takes both for values.
       const notFinite = (value: unknown) => typeof value === 'number' && !Number.isFinite(value);
       if (error.keyword === 'type' && ((body === null && path === '') || notFinite(valueAt(body, segments)))) {
