@@ -402,6 +402,18 @@ describe('the mock and the server agree on which requests they accept', () => {
     expectValidationError(fromMock, details);
   });
 
+  /** Headers as the lines of a raw HTTP request. */
+  const headerLines = (headers: Record<string, string>) =>
+    Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+  /** The statuses of the raw HTTP answers on one connection, in order, as an answer's body. */
+  const statusesOf = (raw: string) => ({
+    status: 0,
+    headers: new Headers(),
+    body: (raw.match(/HTTP\/1\.1 \d{3}/g) ?? []).map((line) => Number(line.slice(9))),
+  });
+
   it.for([
     ['DELETE', '/api/v1/products', 'GET, POST, HEAD'],
     ['OPTIONS', '/api/v1/products', 'GET, POST, HEAD'],
@@ -440,30 +452,27 @@ describe('the mock and the server agree on which requests they accept', () => {
   ] as const)('both answer a request before the bytes behind it: %s', async ([, method, behind, statuses]) => {
     const closeOrNot = method === 'POST' ? 'Connection: close\r\n' : '';
     const asSent: Ask = async (baseUrl, credentials) => {
-      const auth = method === 'PUT' ? Object.entries(credentials).map(([name, value]) => `${name}: ${value}\r\n`) : [];
+      const auth = method === 'PUT' ? headerLines(credentials) : '';
       const socket = connect(Number(new URL(baseUrl).port), '127.0.0.1');
       socket.write(
-        `${method} /api/v1/products HTTP/1.1\r\nHost: x\r\n${auth.join('')}Content-Type: application/json\r\n` +
+        `${method} /api/v1/products HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\n` +
           `Content-Length: 2\r\n${closeOrNot}\r\n{}${behind}`,
       );
-      const statusLines = (await untilClosed(socket)).match(/HTTP\/1\.1 \d{3}/g) ?? [];
-      return { status: 0, headers: new Headers(), body: statusLines.map((line) => Number(line.slice(9))) };
+      return statusesOf(await untilClosed(socket));
     };
     for (const answer of await askBoth(asSent)) expect(answer.body).toEqual(statuses);
   });
 
   it('both invite the body of a request whose headers pass, then answer a body not sent as JSON with 415', async () => {
     const asSent: Ask = async (baseUrl, credentials) => {
-      const headers = Object.entries(credentials).map(([name, value]) => `${name}: ${value}\r\n`);
       const socket = connect(Number(new URL(baseUrl).port), '127.0.0.1');
       socket.write(
-        `POST /api/v1/products HTTP/1.1\r\nHost: x\r\n${headers.join('')}Content-Type: text/plain\r\n` +
+        `POST /api/v1/products HTTP/1.1\r\nHost: x\r\n${headerLines(credentials)}Content-Type: text/plain\r\n` +
           'Content-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n',
       );
       const [invited] = await once(socket, 'data');
       socket.write('{}');
-      const statusLines = `${invited}${await untilClosed(socket)}`.match(/HTTP\/1\.1 \d{3}/g) ?? [];
-      return { status: 0, headers: new Headers(), body: statusLines.map((line) => Number(line.slice(9))) };
+      return statusesOf(`${invited}${await untilClosed(socket)}`);
     };
     for (const answer of await askBoth(asSent)) expect(answer.body).toEqual([100, 415]);
   });
@@ -496,8 +505,7 @@ describe('the mock and the server agree on which requests they accept', () => {
   ])('both answer %s, a path of the contract only once resolved or decoded, with the 404 envelope', async (url) => {
     // Sent as raw bytes: fetch would resolve the dot segments itself.
     const asSent: Ask = async (baseUrl, credentials) => {
-      const headers = Object.entries(credentials).map(([name, value]) => `${name}: ${value}\r\n`);
-      const request = `GET ${url} HTTP/1.1\r\nHost: x\r\n${headers.join('')}Connection: close\r\n\r\n`;
+      const request = `GET ${url} HTTP/1.1\r\nHost: x\r\n${headerLines(credentials)}Connection: close\r\n\r\n`;
       const answer = await rawAnswer(Number(new URL(baseUrl).port), request);
       return { ...answer, headers: new Headers(answer.headers) };
     };
