@@ -477,7 +477,7 @@ describe('the mock and the server agree on which requests they accept', () => {
     for (const answer of await askBoth(asSent)) expect(answer.body).toEqual([100, 415]);
   });
 
-  it('both read a JSON body as the server reads it: a UTF-8 byte order mark skipped, UTF-16 malformed', async () => {
+  it('both read a JSON body as the server reads it: a UTF-8 byte order mark skipped (alone, no body), UTF-16 malformed', async () => {
     const product = (name: string) => JSON.stringify({ name, type: 'DIGITAL', price: 10 });
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     const send =
@@ -489,6 +489,8 @@ describe('the mock and the server agree on which requests they accept', () => {
         });
     const [fromMock, fromServer] = await askBoth(send(Buffer.concat([bom, Buffer.from(product('Caneca BOM'))])));
     expect([fromMock.status, fromServer.status]).toEqual([201, 201]);
+    const missing = [{ location: 'body', path: '', reason: "campo obrigatório (must have required property 'body')" }];
+    for (const answer of await askBoth(send(bom))) expectValidationError(answer, missing);
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(product('Caneca UTF-16'), 'utf16le')]);
     const [mockRefusal, serverRefusal] = await askBoth(send(utf16));
     const details = (serverRefusal.body as { error: { details: unknown[] } }).error.details;

@@ -1,12 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 
-/** Requests that declared a JSON body and sent no bytes of it (`Content-Length: 0`). */
+/** Requests that declared a JSON body and sent no bytes of it (`Content-Length: 0`), or only a byte order mark. */
 const emptyBodies = new WeakSet<IncomingMessage>();
+
+/** The UTF-8 byte order mark, which the parser's decoding skips, leaving nothing of a body that is only it. */
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** The JSON body parser's `verify`: notes a body of no bytes, which the parser would read as `{}`. */
 export function noteEmptyBody(req: IncomingMessage, bytes: Buffer): void {
-  if (bytes.length === 0) emptyBodies.add(req);
+  if (bytes.length === 0 || bytes.equals(UTF8_BOM)) emptyBodies.add(req);
 }
 
 /**
