@@ -79,12 +79,13 @@ function validatorMessage(message: string | undefined): string | undefined {
 export function detailOf(violation: PrismViolation, parameters: string[] = []): Detail | undefined {
   const [location, ...named] = locationOf(violation);
   if (!LOCATIONS.has(location)) return undefined;
-  const [first, ...rest] = named;
+  const property = namedProperty(violation);
+  // Prism names parameters in lower case, a missing one too (as the property of its `required`).
+  const segments = [...named.map(pointerSegmentName), ...(property ? [property] : [])];
+  const [first, ...rest] = segments;
   const spelled =
     location === 'query' || location === 'path' ? parameters.find((p) => p.toLowerCase() === first) : undefined;
-  const segments = first === undefined ? [] : [spelled ?? first, ...rest].map(pointerSegmentName);
-  const property = namedProperty(violation);
-  const path = [...segments, ...(property ? [property] : [])].join('.');
+  const path = (first === undefined ? [] : [spelled ?? first, ...rest]).join('.');
   return {
     location,
     path: location === 'header' ? path.toLowerCase() : path,

@@ -407,6 +407,14 @@ describe('the mock and the server agree on which requests they accept', () => {
     Object.entries(headers)
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
+  /** A GET of `url` sent as raw bytes, as written: fetch would resolve its dot segments and escapes itself. */
+  const getAsSent =
+    (url: string): Ask =>
+    async (baseUrl, credentials) => {
+      const request = `GET ${url} HTTP/1.1\r\nHost: x\r\n${headerLines(credentials)}Connection: close\r\n\r\n`;
+      const answer = await rawAnswer(Number(new URL(baseUrl).port), request);
+      return { ...answer, headers: new Headers(answer.headers) };
+    };
   /** The statuses of the raw HTTP answers on one connection, in order, as an answer's body. */
   const statusesOf = (raw: string) => ({
     status: 0,
@@ -505,13 +513,7 @@ describe('the mock and the server agree on which requests they accept', () => {
     '/api/v1/%70roducts',
     '/api/v1/products/',
   ])('both answer %s, a path of the contract only once resolved or decoded, with the 404 envelope', async (url) => {
-    // Sent as raw bytes: fetch would resolve the dot segments itself.
-    const asSent: Ask = async (baseUrl, credentials) => {
-      const request = `GET ${url} HTTP/1.1\r\nHost: x\r\n${headerLines(credentials)}Connection: close\r\n\r\n`;
-      const answer = await rawAnswer(Number(new URL(baseUrl).port), request);
-      return { ...answer, headers: new Headers(answer.headers) };
-    };
-    for (const answer of await askBoth(asSent)) {
+    for (const answer of await askBoth(getAsSent(url))) {
       expect({ status: answer.status, body: answer.body }).toEqual({
         status: 404,
         body: {
@@ -521,6 +523,12 @@ describe('the mock and the server agree on which requests they accept', () => {
         },
       });
     }
+  });
+
+  it.for(['.', '%2e', '..', 'a.b'])('both name a path parameter sent as %s once, as sent', async (id) => {
+    // Prism reads the path with its dot segments resolved, and named the parameter again as missing.
+    const notUuid = { location: 'path', path: 'productId', reason: 'formato inválido (must match format "uuid")' };
+    for (const answer of await askBoth(getAsSent(`/api/v1/products/${id}`))) expectValidationError(answer, [notUuid]);
   });
 
   it('both label and frame a JSON answer alike: UTF-8 JSON, by its length', async () => {
