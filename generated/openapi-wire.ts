@@ -1820,7 +1820,7 @@ export interface components {
         Uuid: string;
         /**
          * Format: date-time
-         * @description ISO 8601 date-time in UTC (section 2).
+         * @description ISO 8601 date-time in UTC (section 2). Sent with another offset, it is stored and returned as the same instant in UTC (info: Query strings; inferred).
          * @example 2026-11-20T14:32:05.120Z
          */
         DateTime: string;

@@ -8,11 +8,11 @@ import { loadContract, maxBodyBytes } from './contract.ts';
 import type { Store } from './db/database.ts';
 import { webhookSender } from './domain/ssrf-guard.ts';
 import { authenticate } from './http/authenticate.ts';
+import { bodyInCanonicalForms, lowercaseUrlUuids } from './http/canonical-input.ts';
 import { continueOnceAuthenticated, readRequestTarget } from './http/client-errors.ts';
 import { emptyBodyIsNone, noteEmptyBody } from './http/empty-body.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
-import { lowercaseBodyUuids, lowercaseUrlUuids } from './http/lowercase-uuids.ts';
 import { compileOperationLookup } from './http/operation-lookup.ts';
 import { skipIdleParameterMutation } from './http/parameter-mutation.ts';
 import { requireDecimalQueryIntegers } from './http/query-integers.ts';
@@ -119,7 +119,7 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
     emptyBodyIsNone,
     requireStorableInput,
     requireDecimalQueryIntegers,
-    lowercaseBodyUuids,
+    bodyInCanonicalForms,
     ...validator.slice(lookup + 1),
     requireDeclaredBody,
   ];

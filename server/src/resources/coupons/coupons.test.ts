@@ -160,6 +160,42 @@ describeEngines('coupons', () => {
     expect((await api.GET('/api/v1/coupons/{couponId}', { params: { path } })).data?.data.coupon).toEqual(coupon);
   });
 
+  test('a date-time sent with another offset is stored and read back in UTC, one in UTC as sent; the window compares instants', async ({
+    api,
+  }) => {
+    const created = await api.POST('/api/v1/coupons', {
+      body: {
+        ...couponOf('FUSO', 'PERCENT', 5),
+        startsAt: '2030-03-01T00:00:00-03:00',
+        endsAt: '2030-12-31T23:59:59.123456Z',
+      },
+    });
+    expect(created.response.status).toBe(201);
+    const coupon = created.data?.data.coupon;
+    expect({ startsAt: coupon?.startsAt, endsAt: coupon?.endsAt }).toEqual({
+      startsAt: '2030-03-01T03:00:00.000Z',
+      endsAt: '2030-12-31T23:59:59.123456Z',
+    });
+    const path = { couponId: coupon?.id ?? UNKNOWN };
+    const moved = await api.PATCH('/api/v1/coupons/{couponId}', {
+      params: { path },
+      body: { endsAt: '2031-01-01t05:30:00.5+05:30' },
+    });
+    expect(moved.data?.data.coupon).toEqual({
+      ...coupon,
+      endsAt: '2031-01-01T00:00:00.500Z',
+      updatedAt: expect.any(String),
+    });
+    expect((await api.GET('/api/v1/coupons/{couponId}', { params: { path } })).data).toEqual(moved.data);
+    // 02:00 in UTC is before the start, 03:00 in UTC, though its text sorts after the start as sent.
+    const before = await api.PATCH('/api/v1/coupons/{couponId}', {
+      params: { path },
+      body: { endsAt: '2030-03-01T02:00:00Z' },
+    });
+    expect(before.response.status).toBe(400);
+    expect(before.error).toMatchObject({ error: { details: [{ path: 'endsAt' }] } });
+  });
+
   test('getCouponById and updateCoupon answer 404 for unknown and foreign ids; 403 without the scope; listCoupons bounds its pages', async ({
     api,
     otherStore,
