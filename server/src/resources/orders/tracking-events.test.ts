@@ -68,7 +68,8 @@ describeEngines('tracking events', () => {
     } as const;
     const second = await admin.POST('/admin/orders/{orderId}/tracking-events', {
       ...at(order.id),
-      body: carrierUpdate(posted),
+      // Sent at São Paulo's offset, kept as the same instant in UTC.
+      body: carrierUpdate({ ...posted, occurredAt: '2026-11-21T05:15:00-03:00' }),
     });
     expect(second.response.status).toBe(201);
     expect(second.data).toEqual({
