@@ -1,6 +1,7 @@
 // Prism's own account of what is wrong with a request (the `sl-violations` response header) turned into the
 // contract's `error.details`: one entry per failing field, with its location and dotted path.
 
+import { isConditionalSummary } from '../../lib/ajv-errors.ts';
 import { isObject, type JsonObject } from '../../lib/contract.ts';
 import { pointerSegmentName } from '../../lib/json-pointer.ts';
 import { withoutNullAlternatives } from '../../lib/null-alternatives.ts';
@@ -98,13 +99,14 @@ export function detailOf(violation: PrismViolation, parameters: string[] = []): 
 
 /**
  * The details of a request's violations, one per distinct field and reason, a nullable field's failure named once
- * (lib/null-alternatives.ts), as the server names them.
+ * (lib/null-alternatives.ts) and a conditional's summary left out (lib/ajv-errors.ts), as the server names them.
  */
 export function violationDetails(violations: PrismViolation[], parameters: string[] = []): Detail[] {
   const read = requestViolations(violations).flatMap((violation) => {
     const detail = detailOf(violation, parameters);
     if (!detail) return [];
     const keyword = String(violation.code ?? '');
+    if (isConditionalSummary(keyword)) return [];
     const nullAlternative = keyword === 'type' && validatorMessage(violation.message) === 'must be null';
     return [{ detail, path: `${detail.location}.${detail.path}`, keyword, nullAlternative }];
   });

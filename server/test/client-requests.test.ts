@@ -340,6 +340,10 @@ describe('the mock and the server agree on which requests they accept', () => {
       ],
       ['a path parameter whose escapes do not decode', { url: '/api/v1/products/%C0%AF' }],
       [
+        'a PHYSICAL product without logistics (an if/then of the schema)',
+        { method: 'POST', url: '/api/v1/products', body: '{"name":"Caneca","type":"PHYSICAL","price":10}' },
+      ],
+      [
         // Past about 8 KiB of violations Prism cuts its account short: the mock then names them itself.
         'a body with sixty fields the schema does not know',
         {
