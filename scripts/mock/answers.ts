@@ -218,6 +218,15 @@ function prismProblem(reply: PrismReply): { type: string; validation: Json | und
   return { type: String(problem.type ?? '').replace(/^.*#/, ''), validation: problem.validation };
 }
 
+/**
+ * Whether Prism answered an invalid request from the wrong response: it answers one from a 422 whatever the
+ * preference, and found no example of the preferred name there (the mock only asks for examples the operation
+ * has, preferences.ts), so it answered its own 404 problem instead of the request's violations.
+ */
+export function missedExampleOfInvalid(reply: PrismReply, prefer: string | string[] | undefined): boolean {
+  return /\bexample=/.test(String(prefer ?? '')) && prismProblem(reply).type === 'NOT_FOUND';
+}
+
 /** What Prism's `sl-violations` header starts with when it holds more than about 8 KiB of violations, cut. */
 const VIOLATIONS_CUT_SHORT = 'Too many violations!';
 

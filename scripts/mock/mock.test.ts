@@ -2,7 +2,9 @@
 // contract's 401/400/404 envelopes (never Prism's problem+json), `Prefer: code=404`.
 // Runs against the stand-in fixture, a copy of it whose operations document no 400/401
 // (so Prism falls back to its own errors and the proxy must step in), and openapi.yaml.
+
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -413,6 +415,31 @@ describe('mock against openapi.yaml: what a partner notices', () => {
     const responses = createProductOperation().raw.responses as Record<string, Json>;
     return contract.firstExample(responses['401']);
   };
+
+  it('answers an invalid request with what is wrong with it whatever example it prefers, as without one', async () => {
+    const { url } = createProduct();
+    const invalid = (extra: Record<string, string> = {}) =>
+      fetch(url, {
+        method: 'POST',
+        headers: headers(`Bearer ${key}`, { 'idempotency-key': randomUUID(), ...extra }),
+        body: JSON.stringify({ name: 'x', type: 'DIGITAL', price: 5 }),
+      });
+    const plain = await invalid();
+    const refused: Doc = await plain.json();
+    expect({ status: plain.status, code: refused.error.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+    // Prism looked for the example among the 422s it answers an invalid request from, and answered its own 404.
+    const responses = createProductOperation().raw.responses as Record<string, Json>;
+    const examples = contract.examples(responses['400']);
+    expect(examples.length).toBeGreaterThan(1);
+    for (const { name } of examples) {
+      const res = await invalid({ prefer: `example=${name}` });
+      expect({ name, status: res.status, body: await res.json() }).toEqual({
+        name,
+        status: 400,
+        body: { ...refused, meta: { ...refused.meta, timestamp: expect.any(String) } },
+      });
+    }
+  });
 
   /** createProduct's example body sent with these credentials and extra headers. */
   const postProduct = (authorization: string, extra: Record<string, string> = {}) => {

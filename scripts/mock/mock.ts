@@ -54,6 +54,7 @@ import {
   internalError,
   internalErrorMessage,
   loadContractErrors,
+  missedExampleOfInvalid,
   type PrismReply,
   parseJson,
   reconcile,
@@ -318,6 +319,11 @@ function forward(
       prismRes.on('data', (chunk: Buffer) => chunks.push(chunk));
       prismRes.on('end', () => {
         const reply = { status: prismRes.statusCode ?? 500, headers: prismRes.headers, body: Buffer.concat(chunks) };
+        if (missedExampleOfInvalid(reply, req.headers.prefer)) {
+          // Asked again for the 400 it answers an invalid request with, whose violations the client gets.
+          req.headers.prefer = 'code=400';
+          return forward(up, req, body, res, operation, own, retry);
+        }
         send(res, reply, reconcile(reply, up.errors, operation, refused, own.bodyDetails));
       });
     },
