@@ -11,12 +11,12 @@ import { type ServerTarget, STARTUP_MS, startServerProcess } from './targets.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** The first ```ts block of the README's "## Use the client" section. */
+/** The first ```js block of the README's "## Use the client" section. */
 function readmeSnippet(): string {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const section = readme.split(/^## /m).find((part) => part.startsWith('Use the client\n'));
-  const snippet = section?.match(/^```ts\n([\s\S]*?)^```$/m)?.[1];
-  if (!snippet) throw new Error('README.md has no ```ts snippet under "## Use the client"');
+  const snippet = section?.match(/^```js\n([\s\S]*?)^```$/m)?.[1];
+  if (!snippet) throw new Error('README.md has no ```js snippet under "## Use the client"');
   return snippet;
 }
 
@@ -34,7 +34,7 @@ describe('the README snippet', () => {
   it('runs against the server: creates, lists every product, and reports a 404 as StorefrontApiError', async () => {
     const snippet = readmeSnippet();
     expect(snippet).toContain("from 'storefront-api-client'");
-    const file = path.join(work, 'snippet.mts');
+    const file = path.join(work, 'snippet.mjs');
     const client = pathToFileURL(path.join(ROOT, 'client/src/index.ts')).href;
     writeFileSync(file, snippet.replace("from 'storefront-api-client'", `from '${client}'`));
     const partner = await server.newPartner();
