@@ -1,5 +1,6 @@
 // The built reference (`npm run docs`) opened in a real browser, Debian's Chromium, with the network cut off:
-// it renders, shows the provenance badges, a deep link lands on its operation, and nothing logs an error.
+// it renders, shows the provenance badges, a deep link lands on its operation, the search finds an operation by its
+// operationId, and nothing logs an error.
 // A screenshot is kept in reports/docs.png.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,6 +104,19 @@ describe.runIf(runnable)('docs in Chromium, offline', { timeout: 120_000 }, () =
     await page.getByText('/api/v1/products', { exact: true }).first().waitFor();
     mkdirSync(path.join(ROOT, 'reports'), { recursive: true });
     await page.screenshot({ path: path.join(ROOT, 'reports/docs.png') });
+    await page.close();
+  });
+
+  it('finds an operation by its operationId in the search, as the README and the conformance report name it', async () => {
+    const page = await context.newPage();
+    await page.goto(docsUrl);
+    await page.locator('[data-component-name="icons/SearchIcon/SearchIcon"]').first().click();
+    await page.keyboard.type('createProduct');
+    // The one result: the operation, its path and the id it was found by.
+    const found = page.getByText(/Operation id: createProduct$/);
+    await found.waitFor();
+    expect(await found.count()).toBe(1);
+    expect(await page.getByText('/api/v1/products', { exact: true }).count()).toBeGreaterThan(0);
     await page.close();
   });
 

@@ -1,5 +1,6 @@
 // Local Redocly plugin for the Storefront contract: project rules (lint) and
 // docs-only decorators. Loaded by path from redocly.yaml; nothing is fetched.
+import operationIds from './decorators/operation-ids.js';
 import provenanceBadges from './decorators/provenance-badges.js';
 import examplePostmanSafe from './rules/example-postman-safe.js';
 import operationProvenance from './rules/operation-provenance.js';
@@ -28,6 +29,7 @@ export default function storefrontPlugin() {
     decorators: {
       oas3: {
         'provenance-badges': provenanceBadges,
+        'operation-ids': operationIds,
       },
     },
   };

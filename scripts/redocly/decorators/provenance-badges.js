@@ -1,8 +1,8 @@
 // Docs only (applied to the `storefront-docs` API by `npm run docs`, never to
 // openapi.yaml): makes provenance visible at a glance. Each operation gets an
 // `x-badges` entry, which Redoc shows before the operation title, in the sidebar
-// and in each tag's operation list; a schema marked inferred gets the same mark
-// in its title. The `**Documented**`/`**Inferred**` description line stays as written.
+// and in each tag's operation list. Redoc shows no badge on a schema: a schema's
+// provenance is its description's first words, `**Documented**`/`**Inferred**`.
 // White text on each color reads at a contrast of at least 4.5:1 (WCAG AA) wherever Redoc shows the badge: the
 // search results use the color as given, and on CSS's `orange` white text read 2:1.
 const BADGES = {
@@ -18,13 +18,6 @@ export default function ProvenanceBadges() {
         if (!badge) return;
         const badges = Array.isArray(operation['x-badges']) ? operation['x-badges'] : [];
         operation['x-badges'] = [...badges, { name: badge.name, color: badge.color, position: 'before' }];
-      },
-    },
-    Schema: {
-      leave(schema) {
-        if (schema['x-provenance'] !== 'inferred') return;
-        const badges = Array.isArray(schema['x-badges']) ? schema['x-badges'] : [];
-        schema['x-badges'] = [...badges, { name: BADGES.inferred.name, color: BADGES.inferred.color }];
       },
     },
   };
