@@ -43,7 +43,6 @@ import {
   refuseInEnvelope,
 } from '../../lib/node-refusals.ts';
 import { originForm } from '../../lib/origin-form.ts';
-import { BODY_NOT_UTF8 } from '../../lib/storable-text.ts';
 import { malformedJsonReason } from '../../lib/validation-reasons.ts';
 import {
   answeredNow,
@@ -160,10 +159,10 @@ function notSentAsIs(req: http.IncomingMessage, operation: Operation): boolean {
 }
 
 /**
- * A request's JSON body, read once: its value (undefined when it has none), the detail refusing it, or too large to
- * keep (over the contract's `x-max-body-bytes`).
+ * A request's JSON body, read once: its value (undefined when it has none) and whether its bytes were UTF-8, the
+ * detail refusing it, or too large to keep (over the contract's `x-max-body-bytes`).
  */
-type JsonBody = { value: unknown } | { refused: Detail } | { tooLarge: true };
+type JsonBody = { value: unknown; notUtf8?: true } | { refused: Detail } | { tooLarge: true };
 
 /**
  * Reads a request's body whole, as the server's parser does before it answers, but keeps no more than `limit`
@@ -181,7 +180,10 @@ function readBody(req: http.IncomingMessage, limit: number, done: (body: Buffer 
   req.on('end', () => done(tooLarge ? undefined : Buffer.concat(chunks)));
 }
 
-/** The server reads a JSON body as its parser does: what does not parse is malformed, then what is not UTF-8. */
+/**
+ * The server reads a JSON body as its parser does: what does not parse is malformed; what parses but is not UTF-8
+ * is refused later, after the path's and the query's escapes (narrower-rules.ts), as the server refuses it.
+ */
 function jsonBody(req: http.IncomingMessage, body: Buffer): JsonBody {
   if (body.length === 0 || !isJson(req.headers['content-type'])) return { value: undefined };
   let value: unknown;
@@ -191,7 +193,7 @@ function jsonBody(req: http.IncomingMessage, body: Buffer): JsonBody {
     return { refused: { location: 'body', path: '', reason: malformedJsonReason((error as Error).message) } };
   }
   // Decoding put U+FFFD in place of each bad sequence, silently (the contract: stored as sent, or refused).
-  return isUtf8(body) ? { value } : { refused: BODY_NOT_UTF8 };
+  return isUtf8(body) ? { value } : { value, notUtf8: true };
 }
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -395,7 +397,9 @@ function handler(up: Upstream): http.RequestListener {
       const url = new URL(req.url ?? '/', 'http://mock');
       const ofBody = answerOfBody(up, req, json);
       const refusal =
-        !ofBody && 'value' in json ? up.narrowerRules(operation, url, req.headers, json.value) : undefined;
+        !ofBody && 'value' in json
+          ? up.narrowerRules(operation, url, req.headers, json.value, json.notUtf8 === true)
+          : undefined;
       const own = ofBody ?? (refusal?.alone ? withDetails(up.errors.badRequest, refusal.details) : undefined);
       if (own) return answer(up, res, operation, own);
       headersForPrism(req, preference.prefer);

@@ -13,7 +13,7 @@ import { type ContractDocument, isObject, type Operation, type Parameter } from 
 import { CONTRACT_FORMATS, matchesContractFormat } from '../../lib/formats.ts';
 import { decodes, MALFORMED_ESCAPE, malformedQueryParameter } from '../../lib/percent-escapes.ts';
 import { integersNotDecimal, queryIntegerNames } from '../../lib/query-integers.ts';
-import { unstorableText } from '../../lib/storable-text.ts';
+import { BODY_NOT_UTF8, unstorableText } from '../../lib/storable-text.ts';
 import { formatReason, validationReason } from '../../lib/validation-reasons.ts';
 import type { Detail } from './violations.ts';
 
@@ -48,7 +48,13 @@ export interface Refusal {
   alone: boolean;
 }
 
-export type NarrowerRules = (operation: Operation, url: URL, headers: IncomingHttpHeaders, body: unknown) => Refusal;
+export type NarrowerRules = (
+  operation: Operation,
+  url: URL,
+  headers: IncomingHttpHeaders,
+  body: unknown,
+  bodyNotUtf8?: boolean,
+) => Refusal;
 
 /** The validator of an operation's JSON body by the contract's own schema (undefined for one without a body). */
 export type BodyValidator = (operation: Operation) => ValidateFunction | undefined;
@@ -111,14 +117,14 @@ export function narrowerRules(contract: ContractDocument, bodyValidator: BodyVal
     });
   };
 
-  return (operation, url, headers, body) => {
+  return (operation, url, headers, body, bodyNotUtf8 = false) => {
     const query = Object.fromEntries(
       [...new Set(url.searchParams.keys())].map((name) => {
         const values = url.searchParams.getAll(name);
         return [name, values.length === 1 ? values[0] : values];
       }),
     );
-    // Escapes that do not decode come first, then the store's own limits, then the query's integers, each alone,
+    // Escapes that do not decode come first, then a body that is not UTF-8, then the store's own limits, then the query's integers, each alone,
     // as on the server.
     const inPath = pathValues(operation.path, url.pathname);
     // A path parameter's escapes that do not decode stopped Prism's process: refused first, as on the server.
@@ -130,6 +136,7 @@ export function narrowerRules(contract: ContractDocument, bodyValidator: BodyVal
     if (malformed !== undefined) {
       return { details: [{ location: 'query', path: malformed, reason: MALFORMED_ESCAPE }], alone: true };
     }
+    if (bodyNotUtf8) return { details: [BODY_NOT_UTF8], alone: true };
     const unstorable = unstorableText(query, 'query') ?? unstorableText(body, 'body');
     if (unstorable) return { details: [unstorable], alone: true };
     const integers = integersNotDecimal(queryIntegerNames(contract, operation.parameters), (name) => query[name]);

@@ -9,6 +9,8 @@ import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components, paths } from '../../generated/openapi.ts';
 import { bearerFormatExample, readContract } from '../../lib/contract.ts';
+import { MALFORMED_ESCAPE } from '../../lib/percent-escapes.ts';
+import { BODY_NOT_UTF8 } from '../../lib/storable-text.ts';
 import { type MockServer, startMock } from '../../scripts/mock/mock.ts';
 import { rawAnswer, untilClosed } from '../../scripts/test-helpers/raw-http.ts';
 import { clientOf, withoutDefaults } from './fixture.ts';
@@ -533,6 +535,22 @@ describe('the mock and the server agree on which requests they accept', () => {
     // Prism reads the path with its dot segments resolved, and named the parameter again as missing.
     const notUuid = { location: 'path', path: 'productId', reason: 'formato inválido (must match format "uuid")' };
     for (const answer of await askBoth(getAsSent(`/api/v1/products/${id}`))) expectValidationError(answer, [notUuid]);
+  });
+
+  it('both name a path escape that does not decode before a body that is not UTF-8, and such a body alone', async () => {
+    // `Café` in Latin-1: é is one byte no UTF-8 sequence starts with.
+    const latin1 = Buffer.concat([Buffer.from('{"name":"Caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const patch =
+      (url: string): Ask =>
+      (baseUrl, credentials) =>
+        rawRequest(baseUrl, 'PATCH', url, {
+          headers: { ...credentials, 'content-type': 'application/json' },
+          body: new Uint8Array(latin1),
+        });
+    const undecoded = { location: 'path', path: 'productId', reason: MALFORMED_ESCAPE };
+    for (const answer of await askBoth(patch('/api/v1/products/%C0%AF'))) expectValidationError(answer, [undecoded]);
+    const product = '/api/v1/products/6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+    for (const answer of await askBoth(patch(product))) expectValidationError(answer, [BODY_NOT_UTF8]);
   });
 
   it('both label and frame a JSON answer alike: UTF-8 JSON, by its length', async () => {
