@@ -45,6 +45,16 @@ describe('webhookUrlProblem', () => {
   });
 
   it.each([
+    ['http://[::1]/hook', 'loopback'],
+    ['http://[::]/hook', 'unspecified'],
+    ['http://[::127.0.0.1]/hook', 'ipv4Compatible'],
+    ['http://[::ffff:127.0.0.1]/hook', 'ipv4Mapped'],
+    ['http://169.254.169.254/latest/meta-data', 'linkLocal'],
+  ])('names the range of the address it refuses: %s is %s', (url, range) => {
+    expect(webhookUrlProblem(url, strict)).toBe(`o endereço não é público (${range})`);
+  });
+
+  it.each([
     ['userinfo', 'https://user:pass@hooks.example.com/hook', 'usuário ou senha'],
     ['a user without password', 'https://token@hooks.example.com/hook', 'usuário ou senha'],
     ['ftp', 'ftp://hooks.example.com/hook', 'http ou https'],

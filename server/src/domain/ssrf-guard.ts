@@ -18,10 +18,13 @@ export interface NetworkPolicy {
 const IPV4_COMPATIBLE = '::/96';
 const ipv4Compatible = ipaddr.parseCIDR(IPV4_COMPATIBLE);
 
-/** The range of an address as the guard judges it: ipaddr.js's, with IPv4-compatible IPv6 named apart. */
+/**
+ * The range of an address as the guard judges it: ipaddr.js's, with IPv4-compatible IPv6 named apart where ipaddr.js
+ * calls it `unicast` (`::1` and `::` in that block keep their own names, loopback and unspecified).
+ */
 function rangeOf(address: ipaddr.IPv4 | ipaddr.IPv6): string {
-  if (address.kind() === 'ipv6' && address.match(ipv4Compatible)) return 'ipv4Compatible';
-  return address.range();
+  const range = address.range();
+  return range === 'unicast' && address.kind() === 'ipv6' && address.match(ipv4Compatible) ? 'ipv4Compatible' : range;
 }
 
 /**
