@@ -1401,7 +1401,7 @@ export interface paths {
         put?: never;
         /**
          * Raise a store event (automation trigger)
-         * @description **Inferred** — events such as `pix.generated` happen in the checkout; raising one starts the store's active automations with that `trigger_event`.
+         * @description **Inferred** — events such as `pix.generated` happen in the checkout; raising one starts the store's active automations with that `trigger_event`. An `orderId` must be an order of the store: another store's, like an unknown one, gives 422 `REFERENCE_NOT_FOUND` naming `orderId`.
          */
         post: operations["raiseStoreEvent"];
         delete?: never;
@@ -8383,6 +8383,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableReference"];
             429: components["responses"]["RateLimited"];
         };
     };

@@ -3,6 +3,7 @@ import type { components } from '../../generated/openapi.ts';
 import { openStore } from '../src/db/database.ts';
 import { createRepositories } from '../src/resources/index.ts';
 import { adminAt, type Child, clientAt, spawnServer, stopServer, tenantOn } from './child-server.ts';
+import { withoutDefaults } from './fixture.ts';
 import { childLocation, engines } from './harness.ts';
 import { verified, webhookReceiver } from './receiver.ts';
 
@@ -132,7 +133,11 @@ describe.each(engines)(
           body: { active: true },
         });
         const admin = adminAt(first);
-        const orderId = '8d7c6b5a-4e3f-4a2b-9c1d-0e9f8a7b6c5d';
+        const order = await admin.POST('/admin/stores/{storeId}/orders', {
+          params: { path: { storeId } },
+          body: withoutDefaults<components['schemas']['AdminOrderCreate']>({}),
+        });
+        const orderId = order.data?.data.order.id ?? '';
         const raised = await admin.POST('/admin/stores/{storeId}/events', {
           params: { path: { storeId } },
           body: { name: 'pix.generated', orderId },

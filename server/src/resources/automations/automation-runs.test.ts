@@ -9,6 +9,15 @@ import type { AdminOrderCreate, Steps, StoreEventCreate } from '../../../test/re
 const raise = (as: AdminApi, storeId: string, body: StoreEventCreate) =>
   as.POST('/admin/stores/{storeId}/events', { params: { path: { storeId } }, body });
 
+/** createOrder in the store with the defaults; the order's id. */
+async function orderIn(admin: AdminApi, storeId: string): Promise<string> {
+  const created = await admin.POST('/admin/stores/{storeId}/orders', {
+    params: { path: { storeId } },
+    body: withoutDefaults<AdminOrderCreate>({}),
+  });
+  return created.data?.data.order.id ?? UNKNOWN;
+}
+
 /** createAutomation, then updateAutomation to switch it on unless `active` is false; the automation. */
 async function newAutomation(api: Api, body: components['schemas']['AutomationCreate'], active = true) {
   const created = (await api.POST('/api/v1/automations', { body })).data?.data.automation;
@@ -43,7 +52,7 @@ describeEngines(
       await newAutomation(api, { ...flow(email), steps }, false); // inactive: not started
       await newAutomation(api, { ...flow(email), trigger_event: 'order.paid', steps }); // other trigger: not started
 
-      const orderId = '8d7c6b5a-4e3f-4a2b-9c1d-0e9f8a7b6c5d';
+      const orderId = await orderIn(admin, tenant.storeId);
       const raised = await raise(admin, tenant.storeId, { name: 'pix.generated', orderId });
       expect(raised.response.status).toBe(202);
       expect(raised.data).toEqual({
@@ -154,6 +163,33 @@ describeEngines(
       });
       expect(switched.response.status).toBe(400);
       expect(detailPaths(switched.error)).toEqual(['steps.1.data.template_id']);
+    });
+
+    test("raiseStoreEvent refuses an orderId that is no order of the store, another store's as an unknown one (422 naming it)", async ({
+      admin,
+      tenant,
+      otherTenant,
+    }) => {
+      for (const orderId of [await orderIn(admin, otherTenant.storeId), UNKNOWN]) {
+        const refused = await raise(admin, tenant.storeId, { name: 'pix.generated', orderId });
+        expect({ status: refused.response.status, body: refused.error }).toEqual({
+          status: 422,
+          body: {
+            success: false,
+            error: {
+              message: 'Um ou mais recursos referenciados não existem nesta loja.',
+              code: 'REFERENCE_NOT_FOUND',
+              details: [{ location: 'body', path: 'orderId', reason: `pedido não encontrado: ${orderId}` }],
+            },
+            meta: { timestamp: expect.any(String), status: 422 },
+          },
+        });
+      }
+      const own = await raise(admin, tenant.storeId, {
+        name: 'pix.generated',
+        orderId: await orderIn(admin, tenant.storeId),
+      });
+      expect(own.response.status).toBe(202);
     });
 
     test('raiseStoreEvent with no matching automation (202, no runs), 404 for an unknown store, 401 without the admin token', async ({

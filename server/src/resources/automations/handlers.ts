@@ -1,3 +1,4 @@
+import { reason } from '../../../../lib/reasons.ts';
 import {
   checkAutomation,
   insertStep,
@@ -9,7 +10,7 @@ import {
 import { startAutomations } from '../../domain/automation-triggers.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
-import { found } from '../../errors.ts';
+import { detail, found, referenceNotFound } from '../../errors.ts';
 import { rejectRules, ruleError, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import type { Repositories } from '../index.ts';
@@ -110,6 +111,10 @@ export const automationHandlers = {
 
   async raiseStoreEvent({ path, body }, { repositories }) {
     const store = found(await repositories.stores.find(path.storeId));
+    // Another store's order is no order of this store: a run must never read it.
+    if (body.orderId && !(await repositories.orders.getOrderById(store.id, body.orderId))) {
+      throw referenceNotFound([detail('body', 'orderId', reason('order-not-found', { id: body.orderId }))]);
+    }
     const event = { id: newId(), name: body.name, orderId: body.orderId ?? null, acceptedAt: now() };
     const automationRunIds = await startAutomations(repositories, store.id, event);
     return { status: 202, body: ok({ event: { ...event, automationRunIds } }) };
