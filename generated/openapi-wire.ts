@@ -1072,7 +1072,7 @@ export interface paths {
          *     `automations:write`. **Inferred**: 200 as the status; new steps are checked like on create.
          *
          *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
-         *     - The steps form a chain that can run: step ids are unique, every `nextId` names a step and never loops back, send_email has a `template_id`, send_sms/send_whatsapp a `message` or `template_id` (an SMS at most 160 characters), and every `template_id` is a template of the store for the action's channel (the same checks `validateAutomation` reports).
+         *     - The steps form a chain that can run: step ids are unique, every `nextId` names a step and never loops back, send_email has a `template_id`, send_sms/send_whatsapp a `message` or `template_id` (an SMS at most 160 characters), and every `template_id` is a template of the store for the action's channel (the same checks `validateAutomation` reports). A template deleted after the steps were stored is reported only when `steps` are sent or the flow stays or is switched on: `active: false`, or a change to a flow that is off, still applies.
          */
         patch: operations["updateAutomation"];
         trace?: never;
@@ -1099,7 +1099,7 @@ export interface paths {
          *     body (not shown) is `data.automation` with status 200; an unknown `after` is 400.
          *
          *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
-         *     - The steps form a chain that can run: step ids are unique, every `nextId` names a step and never loops back, send_email has a `template_id`, send_sms/send_whatsapp a `message` or `template_id` (an SMS at most 160 characters), and every `template_id` is a template of the store for the action's channel (the same checks `validateAutomation` reports).
+         *     - The steps form a chain that can run: step ids are unique, every `nextId` names a step and never loops back, send_email has a `template_id`, send_sms/send_whatsapp a `message` or `template_id` (an SMS at most 160 characters), and every `template_id` is a template of the store for the action's channel (the same checks `validateAutomation` reports). While the flow is off, a template deleted after its stored steps were saved is not reported; the new step's always is.
          *     - `after`, when sent, names a step of the automation.
          */
         post: operations["addAutomationStep"];

@@ -250,6 +250,35 @@ describeEngines('automations', () => {
     expect((await update({})).response.status).toBe(400);
   });
 
+  test('a template deleted under an active flow: the flow can be switched off, edited and extended while off, not switched on again', async ({
+    api,
+  }) => {
+    const { email } = await templatesOf(api);
+    const automation = await newAutomation(api, flow(email));
+    const update = (body: components['schemas']['AutomationUpdate']) =>
+      api.PATCH('/api/v1/automations/{automationId}', { ...at(automation.id), body });
+    expect((await update({ active: true })).response.status).toBe(200);
+    await api.DELETE('/api/v1/automation/templates/{templateId}', { params: { path: { templateId: email } } });
+    const templateGone = ['steps.1.data.template_id'];
+    const renamedOn = await update({ name: 'Lembrete de boleto' });
+    expect({ status: renamedOn.response.status, paths: detailPaths(renamedOn.error) }).toEqual({
+      status: 400,
+      paths: templateGone,
+    });
+    const off = await update({ active: false });
+    expect(off.data?.data.automation).toEqual(automation);
+    const renamed = await update({ name: 'Lembrete de boleto' });
+    expect(renamed.data?.data.automation).toMatchObject({ name: 'Lembrete de boleto', active: false });
+    const grown = await api.POST('/api/v1/automations/{automationId}/steps', {
+      ...at(automation.id),
+      body: { step: action('send_sms', { message: 'Seu PIX vence hoje' }, { id: 'sms' }) },
+    });
+    expect(grown.data?.data.automation.steps.map((step) => step.id)).toEqual(['wait-30', 'email-lembrete', 'sms']);
+    const on = await update({ active: true });
+    expect({ status: on.response.status, paths: detailPaths(on.error) }).toEqual({ status: 400, paths: templateGone });
+    expect((await api.GET('/api/v1/automations/{automationId}', at(automation.id))).data).toEqual(grown.data);
+  });
+
   test('addAutomationStep adds a step at the end of the main chain or after a named step, keeping nextId consistent', async ({
     api,
   }) => {

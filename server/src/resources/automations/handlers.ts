@@ -11,11 +11,14 @@ import { startAutomations } from '../../domain/automation-triggers.ts';
 import { now } from '../../domain/clock.ts';
 import { newId } from '../../domain/new-id.ts';
 import { detail, found, referenceNotFound } from '../../errors.ts';
-import { rejectRules, ruleError, ruleViolation } from '../../rules.ts';
+import { type RuleIssue, rejectRules, ruleError, ruleViolation } from '../../rules.ts';
 import { plainHandlers } from '../crud-handlers.ts';
 import type { Repositories } from '../index.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { type AutomationRecord, automationOf } from './repository.ts';
+
+/** The rule of a template the steps name that the store no longer has (deleted after the steps were stored). */
+const TEMPLATE_GONE = 'automation-template-exists';
 
 const templatesOf =
   (repositories: Repositories, storeId: string): TemplateLookup =>
@@ -74,8 +77,10 @@ export const automationHandlers = {
       steps: steps ? withStepIds(steps) : current.steps,
       updatedAt: now(),
     };
-    // The result is checked whole: switching on a flow whose template was deleted meanwhile is refused too.
-    rejectRules(await checkAutomation(updated, templatesOf(repositories, storeId)));
+    // The result is checked whole: switching on a flow whose template was deleted meanwhile is refused too, but
+    // the stored steps' deleted templates do not keep a flow that stays off from being switched off or edited.
+    const issues = await checkAutomation(updated, templatesOf(repositories, storeId));
+    rejectRules(steps || updated.active ? issues : issues.filter((issue) => issue.rule !== TEMPLATE_GONE));
     await repositories.automations.updateAutomation(updated);
     return { status: 200, body: ok({ automation: automationOf(updated) }) };
   },
@@ -95,14 +100,14 @@ export const automationHandlers = {
       { trigger_event: current.trigger_event, steps: inserted.steps },
       templatesOf(repositories, storeId),
     );
-    // Problems of the new step are reported on the request's `step`; the others keep their `steps.N` path.
+    // Problems of the new step are reported on the request's `step`; the others keep their `steps.N` path, but a
+    // stored step's deleted template does not keep a flow that is off from growing.
     const own = `steps.${inserted.index}`;
+    const ofStep = (issue: RuleIssue) => issue.path === own || issue.path.startsWith(`${own}.`);
     rejectRules(
-      issues.map((issue) => ({
-        ...issue,
-        path:
-          issue.path === own || issue.path.startsWith(`${own}.`) ? `step${issue.path.slice(own.length)}` : issue.path,
-      })),
+      issues
+        .filter((issue) => current.active || ofStep(issue) || issue.rule !== TEMPLATE_GONE)
+        .map((issue) => ({ ...issue, path: ofStep(issue) ? `step${issue.path.slice(own.length)}` : issue.path })),
     );
     const updated: AutomationRecord = { ...current, steps: inserted.steps, updatedAt: now() };
     await repositories.automations.updateAutomation(updated);
