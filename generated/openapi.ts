@@ -1096,7 +1096,8 @@ export interface paths {
          * Add a step to an automation
          * @description **Documented** (section 4) — inserts `step` after the step named by `after`, or appends it to the end of
          *     the main chain, keeping `nextId` links consistent. Scope `automations:write`. **Inferred**: the success
-         *     body (not shown) is `data.automation` with status 200; an unknown `after` is 400.
+         *     body (not shown) is `data.automation` with status 200; an unknown `after` is 400; the insertion sets the
+         *     new step's `nextId`, so one sent in `step` is not kept.
          *
          *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
          *     - The steps form a chain that can run: step ids are unique, every `nextId` names a step and never loops back, send_email has a `template_id`, send_sms/send_whatsapp a `message` or `template_id` (an SMS at most 160 characters), and every `template_id` is a template of the store for the action's channel (the same checks `validateAutomation` reports). While the flow is off, a template deleted after its stored steps were saved is not reported; the new step's always is.
@@ -2567,7 +2568,7 @@ export interface components {
             steps?: components["schemas"]["Steps"];
             active?: boolean;
         };
-        /** @description **Documented** (section 4) — `step` inserted after the step named by `after`, or appended to the end of the main chain. */
+        /** @description **Documented** (section 4) — `step` inserted after the step named by `after`, or appended to the end of the main chain. **Inferred**: the insertion sets the step's `nextId` (to the step that followed `after`, or none at the end), so a `nextId` sent in `step` is not kept: a step copied from a read may be sent as it is. */
         AutomationStepAdd: {
             /** @description Id of the step to insert after; omitted means append at the end of the main chain. An unknown id answers 400. */
             after?: string;

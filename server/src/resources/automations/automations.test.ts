@@ -296,7 +296,8 @@ describeEngines('automations', () => {
     });
 
     const wait = { type: 'delay', minutes: 60 } as const;
-    const inserted = await addStep({ after: 'wait-30', step: wait });
+    // The insertion links the step: a nextId sent with it (here one that would skip the e-mail) is not kept.
+    const inserted = await addStep({ after: 'wait-30', step: { ...wait, nextId: 'sms-lembrete' } });
     expect(inserted.response.status).toBe(200);
     const steps = inserted.data?.data.automation.steps;
     const newId = steps?.[1]?.id;
