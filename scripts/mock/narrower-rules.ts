@@ -124,8 +124,8 @@ export function narrowerRules(contract: ContractDocument, bodyValidator: BodyVal
         return [name, values.length === 1 ? values[0] : values];
       }),
     );
-    // Escapes that do not decode come first, then a body that is not UTF-8, then the store's own limits, then the query's integers, each alone,
-    // as on the server.
+    // Escapes that do not decode come first, then a body that is not UTF-8, then the store's own limits, then the
+    // query's integers, each alone, as on the server.
     const inPath = pathValues(operation.path, url.pathname);
     // A path parameter's escapes that do not decode stopped Prism's process: refused first, as on the server.
     const undecoded = [...inPath].find(([, value]) => !decodes(value))?.[0];
