@@ -4,6 +4,7 @@
 import { accessBehaviour } from './behaviour-access.ts';
 import type { BehaviourTest } from './behaviour-kit.ts';
 import { productBehaviour } from './behaviour-products.ts';
+import { timestampBehaviour } from './behaviour-timestamps.ts';
 import { webhookAndAutomationBehaviour } from './behaviour-webhooks-automations.ts';
 
 export type { BehaviourTest } from './behaviour-kit.ts';
@@ -11,6 +12,7 @@ export type { BehaviourTest } from './behaviour-kit.ts';
 /** In the order they run: the access tests last, as before (they create keys and a second store). */
 export const behaviourTests: BehaviourTest[] = [
   ...productBehaviour,
+  ...timestampBehaviour,
   ...webhookAndAutomationBehaviour,
   ...accessBehaviour,
 ];
