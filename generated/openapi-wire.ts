@@ -1069,7 +1069,9 @@ export interface paths {
         /**
          * Update an automation
          * @description **Documented** (section 4) — only the sent fields change; `active: true` switches the flow on. Scope
-         *     `automations:write`. **Inferred**: 200 as the status; new steps are checked like on create.
+         *     `automations:write`. **Inferred**: 200 as the status; new steps are checked like on create; switched off,
+         *     a flow starts no new run, and the runs it already started finish with the steps they started with (as
+         *     after a delete or an edit).
          *
          *     **Inferred** — rules checked beyond the schema (400 `VALIDATION_ERROR` naming the field; examples `Rule…` of the 400 response):
          *     - The steps form a chain that can run: step ids are unique, every `nextId` names a step and never loops back, send_email has a `template_id`, send_sms/send_whatsapp a `message` or `template_id` (an SMS at most 160 characters), and every `template_id` is a template of the store for the action's channel (the same checks `validateAutomation` reports). A template deleted after the steps were stored is reported only when `steps` are sent or the flow stays or is switched on: `active: false`, or a change to a flow that is off, still applies.
@@ -3836,7 +3838,7 @@ export interface components {
          */
         WebhookDeliveryOrder: {
             /**
-             * @description Unique delivery message id, equal to the `webhook-id` header.
+             * @description The event's message id, equal to the `webhook-id` header, unique to the event (Standard Webhooks) and so the same on every attempt and for every webhook it is sent to; a receiver drops one it has handled.
              * @example msg_2p8QjW5rT7xYc4Kd9LmN3vBz
              */
             id: string;
@@ -3859,7 +3861,7 @@ export interface components {
          */
         WebhookDeliveryProduct: {
             /**
-             * @description Unique delivery message id, equal to the `webhook-id` header.
+             * @description The event's message id, equal to the `webhook-id` header, unique to the event (Standard Webhooks) and so the same on every attempt and for every webhook it is sent to; a receiver drops one it has handled.
              * @example msg_2p8QjW5rT7xYc4Kd9LmN3vBz
              */
             id: string;
@@ -3882,7 +3884,7 @@ export interface components {
          */
         WebhookDeliveryAbandonedCart: {
             /**
-             * @description Unique delivery message id, equal to the `webhook-id` header.
+             * @description The event's message id, equal to the `webhook-id` header, unique to the event (Standard Webhooks) and so the same on every attempt and for every webhook it is sent to; a receiver drops one it has handled.
              * @example msg_2p8QjW5rT7xYc4Kd9LmN3vBz
              */
             id: string;
@@ -3905,7 +3907,7 @@ export interface components {
          */
         WebhookDeliveryCustomer: {
             /**
-             * @description Unique delivery message id, equal to the `webhook-id` header.
+             * @description The event's message id, equal to the `webhook-id` header, unique to the event (Standard Webhooks) and so the same on every attempt and for every webhook it is sent to; a receiver drops one it has handled.
              * @example msg_2p8QjW5rT7xYc4Kd9LmN3vBz
              */
             id: string;
@@ -3928,7 +3930,7 @@ export interface components {
          */
         WebhookDeliveryLead: {
             /**
-             * @description Unique delivery message id, equal to the `webhook-id` header.
+             * @description The event's message id, equal to the `webhook-id` header, unique to the event (Standard Webhooks) and so the same on every attempt and for every webhook it is sent to; a receiver drops one it has handled.
              * @example msg_2p8QjW5rT7xYc4Kd9LmN3vBz
              */
             id: string;
