@@ -26,8 +26,8 @@ const FORMS: ReadonlySet<unknown> = new Set<Form>(['uuid', 'date-time']);
 /**
  * Where a request body holds uuids and date-times, by its schema in the contract: a string field of `format: uuid`
  * or `format: date-time`, and the objects and arrays on the way to one. Branches (`allOf`, `oneOf`, `anyOf`,
- * `if`/`then`/`else`) are merged: a field is a uuid when any branch says so. Free text that looks like a uuid (a
- * step's own `id`) is left as sent.
+ * `if`/`then`/`else`) are merged: a field has a form when any branch gives it one. Free text that looks like a uuid
+ * (a step's own `id`) is left as sent.
  */
 interface FormPlan {
   form: Form | undefined;
