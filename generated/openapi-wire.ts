@@ -2523,7 +2523,7 @@ export interface components {
             data: components["schemas"]["ActionData"];
             nextId?: string | null;
         };
-        /** @description **Documented** (section 2.6) — a step of the chain; `nextId` names the following step. */
+        /** @description **Documented** (section 2.6) — a step of the chain; `nextId` names the following step. **Inferred**: a step is judged by the schema its `type` selects alone (the `discriminator`): a refused step's details are its type's, never the other type's, and an unknown `type` is one detail naming it. */
         Step: components["schemas"]["DelayStep"] | components["schemas"]["ActionStep"];
         /** @description The chain of steps; it starts at the first step and follows `nextId`. Limit of 50 steps inferred. */
         Steps: components["schemas"]["Step"][];

@@ -189,6 +189,13 @@ export class ContractDocument {
     return found;
   }
 
+  /** The schema of an operation's JSON request body, or undefined for one without. */
+  jsonBodySchema(operation: Pick<Operation, 'raw'>): Json | undefined {
+    const body = this.deref(operation.raw.requestBody);
+    const content = isObject(body) && isObject(body.content) ? body.content['application/json'] : undefined;
+    return isObject(content) ? content.schema : undefined;
+  }
+
   /** The first documented example body of a response or request body. */
   firstExample(responseOrBody: Json | undefined): Json | undefined {
     return this.examples(responseOrBody)[0]?.value;

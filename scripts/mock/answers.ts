@@ -251,6 +251,18 @@ function refusedInPlace(refused: Detail[], prisms: Detail[]): Detail[] {
 }
 
 /**
+ * What the proxy found itself: what it refuses, the body's details should Prism's be cut short, and Prism's
+ * details with each discriminated `oneOf` of the body judged by its selected branch alone (lib/discriminated-branches.ts).
+ */
+export interface ProxyDetails {
+  refused: Detail[];
+  bodyDetails: () => Detail[];
+  inBranches: (details: Detail[]) => Detail[];
+}
+
+const NONE_OF_ITS_OWN: ProxyDetails = { refused: [], bodyDetails: () => [], inBranches: (details) => details };
+
+/**
  * Decides what the client gets for one of Prism's replies: the reply itself, or the contract's answer when
  * Prism made up an error of its own. An invalid request always gets a 400 whose `details` are what the proxy
  * `refused` itself, then Prism's own violations (the operation's documented 400 example when Prism chose it,
@@ -260,8 +272,7 @@ export function reconcile(
   reply: PrismReply,
   errors: ContractErrors,
   operation?: Pick<Operation, 'parameters'>,
-  refused: Detail[] = [],
-  bodyDetails: () => Detail[] = () => [],
+  { refused, bodyDetails, inBranches }: ProxyDetails = NONE_OF_ITS_OWN,
 ): ContractAnswer | undefined {
   const { type: problem, validation } = prismProblem(reply);
   // Prism cuts its header short past 8 KiB of violations: the body's details are then the proxy's own.
@@ -285,7 +296,7 @@ export function reconcile(
     const documented = !problem && reply.status === errors.badRequest.status ? parseJson(reply.body) : undefined;
     const template = documented === undefined ? errors.badRequest : { status: reply.status, body: documented };
     const names = operation?.parameters.map((p) => p.name) ?? [];
-    const prisms = cutShort ? bodyDetails() : violationDetails(violations, names);
+    const prisms = inBranches(cutShort ? bodyDetails() : violationDetails(violations, names));
     return withDetails(template, inServerOrder(refusedInPlace(refused, prisms), names));
   }
   // Prism's router found no operation for the path: the contract's 404.

@@ -33,6 +33,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { charsetOf } from '../../lib/content-type.ts';
 import { ContractDocument, isObject, maxBodyBytes, type Operation, requestIdRule } from '../../lib/contract.ts';
+import { selectedBranches } from '../../lib/discriminated-branches.ts';
 import {
   answerOnSocket,
   HOST_REQUIRED,
@@ -55,6 +56,7 @@ import {
   loadContractErrors,
   missedExampleOfInvalid,
   type PrismReply,
+  type ProxyDetails,
   parseJson,
   reconcile,
   refusalAnswer,
@@ -220,6 +222,8 @@ interface Upstream {
   narrowerRules: NarrowerRules;
   /** The contract's own validator of each operation's body (narrower-rules.ts). */
   bodyValidator: BodyValidator;
+  /** A body's discriminated `oneOf`s judged by their selected branch alone (lib/discriminated-branches.ts). */
+  inSelectedBranches: ReturnType<typeof selectedBranches>;
   /** The contract's `x-max-body-bytes`: a longer body is answered 413 once the credentials pass (none: no limit). */
   maxBodyBytes: number;
   /** Whether a client's X-Request-Id is echoed (undefined: the contract has no rule, never). */
@@ -281,12 +285,6 @@ function withoutBody(req: http.IncomingMessage): Buffer {
   return Buffer.alloc(0);
 }
 
-/** What the proxy found itself: what it refuses, and the body's details should Prism's be cut short. */
-interface ProxyDetails {
-  refused: Detail[];
-  bodyDetails: () => Detail[];
-}
-
 /**
  * Asks Prism and answers from its reply. `refused` are what the contract refuses and Prism accepts
  * (narrower-rules.ts): Prism is asked for the operation's documented 400 (`Prefer: code=400`, so the answer has
@@ -326,7 +324,7 @@ function forward(
           req.headers.prefer = 'code=400';
           return forward(up, req, body, res, operation, own, retry);
         }
-        send(res, reply, reconcile(reply, up.errors, operation, refused, own.bodyDetails));
+        send(res, reply, reconcile(reply, up.errors, operation, own));
       });
     },
   );
@@ -406,6 +404,8 @@ function handler(up: Upstream): http.RequestListener {
       forward(up, req, body ?? withoutBody(req), res, operation, {
         refused: refusal?.details ?? [],
         bodyDetails: () => ('value' in json ? bodyDetails(up.bodyValidator, operation, json.value) : []),
+        inBranches: (details) =>
+          'value' in json ? up.inSelectedBranches(up.contract.jsonBodySchema(operation), json.value, details) : details,
       });
     });
   };
@@ -430,6 +430,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     allowOf: allowOf(contract, findOperation),
     narrowerRules: narrowerRules(contract, bodyValidator),
     bodyValidator,
+    inSelectedBranches: selectedBranches(contract),
     maxBodyBytes: maxBodyBytes(contract) ?? Number.POSITIVE_INFINITY,
     isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

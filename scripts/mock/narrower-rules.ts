@@ -6,10 +6,10 @@
 // asking Prism, so the mock refuses what the server refuses. A JSON `null` body too: Prism refuses it, but as no
 // body at all, where the contract's schema refuses its type.
 import type { IncomingHttpHeaders } from 'node:http';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { placedErrors } from '../../lib/ajv-errors.ts';
 import { type ContractDocument, isObject, type Operation, type Parameter } from '../../lib/contract.ts';
+import { contractAjv } from '../../lib/contract-ajv.ts';
 import { CONTRACT_FORMATS, matchesContractFormat } from '../../lib/formats.ts';
 import { decodes, MALFORMED_ESCAPE, malformedQueryParameter } from '../../lib/percent-escapes.ts';
 import { integersNotDecimal, queryIntegerNames } from '../../lib/query-integers.ts';
@@ -61,11 +61,7 @@ export type BodyValidator = (operation: Operation) => ValidateFunction | undefin
 
 /** Validators of request bodies as the server's validator reads them: ajv, the contract's formats. */
 export function bodyValidators(contract: ContractDocument): BodyValidator {
-  // Infinity is no number, as the server's validator reads it (strictNumbers).
-  const ajv = new Ajv2020({ strict: false, strictNumbers: true, allErrors: true, validateFormats: true });
-  (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
-  for (const [name, format] of Object.entries(CONTRACT_FORMATS)) ajv.addFormat(name, format);
-  ajv.addSchema(contract.doc as object, 'contract');
+  const ajv = contractAjv(contract);
   const bodies = new Map<string, ValidateFunction | undefined>();
   return (operation) => {
     if (!bodies.has(operation.pointer)) {

@@ -66,12 +66,6 @@ export function loadContract() {
   return served.doc;
 }
 
-function jsonBodySchemaOf(contract: ContractDocument, requestBody: Json | undefined): Json | undefined {
-  const body = contract.deref(requestBody);
-  const content = isObject(body) && isObject(body.content) ? body.content['application/json'] : undefined;
-  return isObject(content) ? content.schema : undefined;
-}
-
 function challengeOf(contract: ContractDocument, responses: Json | undefined): string | undefined {
   const response = contract.deref(isObject(responses) ? responses['401'] : undefined);
   const headers = isObject(response) && isObject(response.headers) ? response.headers : {};
@@ -94,7 +88,7 @@ function operationsOf(contract: ContractDocument): Operation[] {
         typeof operation.raw['x-per-store-limit'] === 'number' ? operation.raw['x-per-store-limit'] : undefined,
       queryIntegers: queryIntegerNames(contract, operation.parameters),
       bodyRequired: isObject(operation.raw.requestBody) && operation.raw.requestBody.required === true,
-      jsonBodySchema: jsonBodySchemaOf(contract, operation.raw.requestBody),
+      jsonBodySchema: contract.jsonBodySchema(operation),
       challenge: challengeOf(contract, operation.raw.responses),
     };
   });

@@ -303,92 +303,111 @@ describe('the mock and the server agree on which requests they accept', () => {
   });
 
   // A partner's test that reads `details` on the mock reads the same on the server: the same words, in the same order.
-  const refusedAlike: [string, { method?: 'GET' | 'POST' | 'PATCH'; url: string; body?: string; headers?: object }][] =
+  type RefusedAlike = [string, { method?: 'GET' | 'POST' | 'PATCH'; url: string; body?: string; headers?: object }];
+  const refusedAlike: RefusedAlike[] = [
     [
+      'a body wrong in every way',
+      {
+        method: 'POST',
+        url: '/api/v1/products',
+        body: '{"name":"ab","type":"X","price":-1,"zzz":1,"logistics":{"q":1}}',
+      },
+    ],
+    ['an empty object', { method: 'POST', url: '/api/v1/products', body: '{}' }],
+    ['no body', { method: 'POST', url: '/api/v1/products', body: '' }],
+    ['an array for an object', { method: 'POST', url: '/api/v1/products', body: '[]' }],
+    ['four query parameters', { url: '/api/v1/products?categoryId=x&status=NOPE&limit=500&page=0' }],
+    ['a query escape that does not decode, beside a bound', { url: '/api/v1/products?limit=0&search=%zz' }],
+    ['a query integer in another notation beside a bound', { url: '/api/v1/products?limit=0&page=Infinity' }],
+    ['the path and the query', { url: '/api/v1/webhooks/xyz/deliveries?page=0&limit=0' }],
+    [
+      'a header and the body',
+      { method: 'POST', url: '/api/v1/products', body: '{"name":5}', headers: { 'idempotency-key': 'a b' } },
+    ],
+    [
+      'a query date-time that is not one',
+      { url: '/api/v1/orders?createdFrom=yesterday&createdTo=2026-02-30T00:00:00Z' },
+    ],
+    [
+      'a body date-time that is not one',
+      { method: 'POST', url: '/api/v1/order-bumps', body: '{"name":"Brinde","startsAt":"amanhã"}' },
+    ],
+    [
+      'webhook header names that are no token',
+      {
+        method: 'POST',
+        url: '/api/v1/webhooks',
+        body: '{"url":"https://example.com/h","events":["order.created"],"headers":{"a/b":"x","":"y","Host":"z"}}',
+      },
+    ],
+    ['a path parameter whose escapes do not decode', { url: '/api/v1/products/%C0%AF' }],
+    ...(
       [
-        'a body wrong in every way',
+        [
+          'an action step whose message is too long',
+          { type: 'action', name: 'send_whatsapp', data: { message: 'x'.repeat(1001) } },
+        ],
+        ['a step of an unknown type', { type: 'wait', minutes: 5 }],
+        ['a delay step whose minutes are no integer', { type: 'delay', minutes: 'x' }],
+      ] as const
+    ).map(
+      ([name, step]): RefusedAlike => [
+        `${name} (a discriminated oneOf)`,
         {
           method: 'POST',
-          url: '/api/v1/products',
-          body: '{"name":"ab","type":"X","price":-1,"zzz":1,"logistics":{"q":1}}',
+          url: '/api/v1/automations',
+          body: JSON.stringify({ name: 'Fluxo', trigger_event: 'pix.generated', steps: [step] }),
         },
       ],
-      ['an empty object', { method: 'POST', url: '/api/v1/products', body: '{}' }],
-      ['no body', { method: 'POST', url: '/api/v1/products', body: '' }],
-      ['an array for an object', { method: 'POST', url: '/api/v1/products', body: '[]' }],
-      ['four query parameters', { url: '/api/v1/products?categoryId=x&status=NOPE&limit=500&page=0' }],
-      ['a query escape that does not decode, beside a bound', { url: '/api/v1/products?limit=0&search=%zz' }],
-      ['a query integer in another notation beside a bound', { url: '/api/v1/products?limit=0&page=Infinity' }],
-      ['the path and the query', { url: '/api/v1/webhooks/xyz/deliveries?page=0&limit=0' }],
-      [
-        'a header and the body',
-        { method: 'POST', url: '/api/v1/products', body: '{"name":5}', headers: { 'idempotency-key': 'a b' } },
-      ],
-      [
-        'a query date-time that is not one',
-        { url: '/api/v1/orders?createdFrom=yesterday&createdTo=2026-02-30T00:00:00Z' },
-      ],
-      [
-        'a body date-time that is not one',
-        { method: 'POST', url: '/api/v1/order-bumps', body: '{"name":"Brinde","startsAt":"amanhã"}' },
-      ],
-      [
-        'webhook header names that are no token',
-        {
-          method: 'POST',
-          url: '/api/v1/webhooks',
-          body: '{"url":"https://example.com/h","events":["order.created"],"headers":{"a/b":"x","":"y","Host":"z"}}',
-        },
-      ],
-      ['a path parameter whose escapes do not decode', { url: '/api/v1/products/%C0%AF' }],
-      [
-        'a PHYSICAL product without logistics (an if/then of the schema)',
-        { method: 'POST', url: '/api/v1/products', body: '{"name":"Caneca","type":"PHYSICAL","price":10}' },
-      ],
-      [
-        // Past about 8 KiB of violations Prism cuts its account short: the mock then names them itself.
-        'a body with sixty fields the schema does not know',
-        {
-          method: 'POST',
-          url: '/api/v1/products',
-          body: JSON.stringify({
-            name: 'xyz',
-            type: 'DIGITAL',
-            price: 1,
-            ...Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`p${index}`, 1])),
-          }),
-        },
-      ],
-      [
-        'a number too large for a double',
-        { method: 'POST', url: '/api/v1/products', body: '{"name":"Caneca","type":"DIGITAL","price":1e400}' },
-      ],
-      ['X-Store-Id not a uuid', { url: '/api/v1/products', headers: { 'x-store-id': 'nope' } }],
-      ['no X-Store-Id', { url: '/api/v1/products', headers: { 'x-store-id': undefined } }],
-      ['a body that is not JSON', { method: 'POST', url: '/api/v1/products', body: '{"name":' }],
-      ['an update without a body', { method: 'PATCH', url: '/api/v1/products/6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' }],
-      ['an update without a body, its id not a uuid', { method: 'PATCH', url: '/api/v1/products/xyz' }],
-      [
-        'an update with no field',
-        { method: 'PATCH', url: '/api/v1/products/6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', body: '{}' },
-      ],
-      [
-        'X-Store-Id not a uuid, and a body wrong too',
-        { method: 'POST', url: '/api/v1/products', body: '{"name":1}', headers: { 'x-store-id': 'nope' } },
-      ],
-      [
-        'X-Store-Id not a uuid, and a body that is not JSON',
-        { method: 'POST', url: '/api/v1/products', body: '{', headers: { 'x-store-id': 'nope' } },
-      ],
-      ['no X-Store-Id, and a query out of bounds', { url: '/api/v1/products?page=0', headers: { 'x-store-id': '' } }],
-      [
-        'X-Store-Id with a urn: prefix, and a query integer in another notation',
-        {
-          url: '/api/v1/products?page=Infinity',
-          headers: { 'x-store-id': 'urn:uuid:6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' },
-        },
-      ],
-    ];
+    ),
+    [
+      'a PHYSICAL product without logistics (an if/then of the schema)',
+      { method: 'POST', url: '/api/v1/products', body: '{"name":"Caneca","type":"PHYSICAL","price":10}' },
+    ],
+    [
+      // Past about 8 KiB of violations Prism cuts its account short: the mock then names them itself.
+      'a body with sixty fields the schema does not know',
+      {
+        method: 'POST',
+        url: '/api/v1/products',
+        body: JSON.stringify({
+          name: 'xyz',
+          type: 'DIGITAL',
+          price: 1,
+          ...Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`p${index}`, 1])),
+        }),
+      },
+    ],
+    [
+      'a number too large for a double',
+      { method: 'POST', url: '/api/v1/products', body: '{"name":"Caneca","type":"DIGITAL","price":1e400}' },
+    ],
+    ['X-Store-Id not a uuid', { url: '/api/v1/products', headers: { 'x-store-id': 'nope' } }],
+    ['no X-Store-Id', { url: '/api/v1/products', headers: { 'x-store-id': undefined } }],
+    ['a body that is not JSON', { method: 'POST', url: '/api/v1/products', body: '{"name":' }],
+    ['an update without a body', { method: 'PATCH', url: '/api/v1/products/6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' }],
+    ['an update without a body, its id not a uuid', { method: 'PATCH', url: '/api/v1/products/xyz' }],
+    [
+      'an update with no field',
+      { method: 'PATCH', url: '/api/v1/products/6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', body: '{}' },
+    ],
+    [
+      'X-Store-Id not a uuid, and a body wrong too',
+      { method: 'POST', url: '/api/v1/products', body: '{"name":1}', headers: { 'x-store-id': 'nope' } },
+    ],
+    [
+      'X-Store-Id not a uuid, and a body that is not JSON',
+      { method: 'POST', url: '/api/v1/products', body: '{', headers: { 'x-store-id': 'nope' } },
+    ],
+    ['no X-Store-Id, and a query out of bounds', { url: '/api/v1/products?page=0', headers: { 'x-store-id': '' } }],
+    [
+      'X-Store-Id with a urn: prefix, and a query integer in another notation',
+      {
+        url: '/api/v1/products?page=Infinity',
+        headers: { 'x-store-id': 'urn:uuid:6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' },
+      },
+    ],
+  ];
   it.each(refusedAlike)('both word and order the details alike: %s', async (_name, given) => {
     const ask: Ask = (baseUrl, credentials) => {
       const headers = Object.fromEntries(

@@ -1,8 +1,10 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { components } from '../../../generated/openapi.ts';
+import { selectedBranches } from '../../../lib/discriminated-branches.ts';
 import { pointerSegmentName } from '../../../lib/json-pointer.ts';
 import { malformedJsonReason, validationReason } from '../../../lib/validation-reasons.ts';
+import { servedContract } from '../contract.ts';
 import {
   ApiError,
   caseMessage,
@@ -67,6 +69,9 @@ function toDetail(item: NonNullable<ValidatorError['errors']>[number]): ErrorDet
   return detail(location, location === 'header' ? path.toLowerCase() : path, validationReason(keyword, item.message));
 }
 
+/** A discriminated `oneOf` of a body (an automation step) judged by the branch its tag selects alone. */
+const inSelectedBranches = selectedBranches(servedContract);
+
 /** The validator's details, and last the missing body it does not name where the body has no required property. */
 function withMissingBody(details: ErrorDetail[], req: Request): ErrorDetail[] {
   const named = details.some((item) => item.location === 'body' && item.path === '');
@@ -95,8 +100,11 @@ function classify(error: unknown, req: Request): ApiError | undefined {
   };
   const code = typeof validator?.status === 'number' ? byStatus[validator.status] : undefined;
   if (!code) return undefined;
+  const bodySchema = req.storefront?.operation?.jsonBodySchema;
   const details =
-    code === 'VALIDATION_ERROR' ? withMissingBody((validator.errors ?? []).map(toDetail), req) : undefined;
+    code === 'VALIDATION_ERROR'
+      ? withMissingBody(inSelectedBranches(bodySchema, req.body, (validator.errors ?? []).map(toDetail)), req)
+      : undefined;
   return new ApiError(code, { status: validator.status, ...(details ? { details } : {}) });
 }
 

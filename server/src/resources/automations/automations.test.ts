@@ -250,6 +250,35 @@ describeEngines('automations', () => {
     expect((await update({})).response.status).toBe(400);
   });
 
+  test.for([
+    [
+      'an action step',
+      { type: 'action', name: 'send_whatsapp', data: { message: 'x'.repeat(1001) } },
+      { path: 'steps.0.data.message', reason: 'texto longo demais (must NOT have more than 1000 characters)' },
+    ],
+    [
+      'a delay step',
+      { type: 'delay', minutes: 'x' },
+      { path: 'steps.0.minutes', reason: 'tipo inválido (must be integer)' },
+    ],
+    [
+      'a step of an unknown type',
+      { type: 'wait', minutes: 5 },
+      { path: 'steps.0.type', reason: 'tipo de passo inválido (value of tag "type" must be in oneOf)' },
+    ],
+  ] as const)(
+    "createAutomation judges %s by its type alone: one detail, not the other step type's",
+    async ([, step, detail], { api }) => {
+      const refused = await api.POST('/api/v1/automations', {
+        body: malformed({ name: 'Fluxo', trigger_event: 'pix.generated', steps: [step] }),
+      });
+      expect({ status: refused.response.status, details: detailsOf(refused.error) }).toEqual({
+        status: 400,
+        details: [{ location: 'body', ...detail }],
+      });
+    },
+  );
+
   test('a template deleted under an active flow: the flow can be switched off, edited and extended while off, not switched on again', async ({
     api,
   }) => {

@@ -1,0 +1,93 @@
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { placedErrors } from './ajv-errors.ts';
+import { type ContractDocument, isObject, type Json } from './contract.ts';
+import { contractAjv } from './contract-ajv.ts';
+import { validationReason } from './validation-reasons.ts';
+
+/** A detail of a refused request, as the server and the mock give it. */
+interface Detail {
+  location: string;
+  path: string;
+  reason: string;
+}
+
+/** A detail of the body this judgement gives (a type, not an interface: it fits a JSON object's index signature). */
+type BodyDetail = { location: 'body'; path: string; reason: string };
+
+/** A `oneOf` with a `discriminator` that a body holds: where, the branch its tag selects (none: an unknown tag). */
+interface Choice {
+  path: string;
+  tag: string;
+  branch: string | undefined;
+  value: Json;
+}
+
+const joined = (path: string, name: string) => (path === '' ? name : `${path}.${name}`);
+
+/** The discriminated `oneOf`s of `schema` that `value` holds, along its properties and items. */
+function choicesOf(contract: ContractDocument, schema: Json | undefined, value: Json, path: string): Choice[] {
+  const resolved = contract.deref(schema);
+  if (!isObject(resolved)) return [];
+  const { discriminator } = resolved;
+  if (Array.isArray(resolved.oneOf) && isObject(discriminator) && typeof discriminator.propertyName === 'string') {
+    if (!isObject(value)) return [];
+    const tag = discriminator.propertyName;
+    const branch = isObject(discriminator.mapping) ? discriminator.mapping[String(value[tag])] : undefined;
+    return [{ path, tag, branch: typeof branch === 'string' ? branch : undefined, value }];
+  }
+  if (Array.isArray(value)) {
+    return value.flatMap((item, index) => choicesOf(contract, resolved.items, item, joined(path, String(index))));
+  }
+  if (!isObject(value) || !isObject(resolved.properties)) return [];
+  const properties = resolved.properties;
+  return Object.entries(value).flatMap(([name, item]) =>
+    Object.hasOwn(properties, name) ? choicesOf(contract, properties[name], item, joined(path, name)) : [],
+  );
+}
+
+/**
+ * Judges each discriminated `oneOf` of a refused body (an automation step) by the branch its tag selects alone, as
+ * the `discriminator` says to read it: ajv tries every branch and reports the others' refusals too (a delay step's
+ * `minutes` required for an action step). `details` at and under such a place are replaced by the selected branch's
+ * own, where the first of them stood; an unknown tag is one detail naming it. Returns the details as they are
+ * when the body holds no such `oneOf`.
+ */
+export function selectedBranches(contract: ContractDocument) {
+  // Made at the first refusal that needs it: most processes never do.
+  let ajv: ReturnType<typeof contractAjv> | undefined;
+  const validators = new Map<string, ValidateFunction>();
+  const branchErrors = (branch: string, value: Json) => {
+    let validate = validators.get(branch);
+    if (!validate) {
+      ajv ??= contractAjv(contract);
+      validate = ajv.compile({ $ref: `contract${branch}` });
+      validators.set(branch, validate);
+    }
+    return validate(value) ? [] : (validate.errors ?? []);
+  };
+  return <Given extends Detail>(bodySchema: Json | undefined, body: unknown, details: Given[]) => {
+    let judged: (Given | BodyDetail)[] = details;
+    for (const { path, tag, branch, value } of choicesOf(contract, bodySchema, body as Json, '')) {
+      const under = (detail: Detail) =>
+        detail.location === 'body' && (path === '' || detail.path === path || detail.path.startsWith(`${path}.`));
+      const first = judged.findIndex(under);
+      if (first < 0) continue;
+      const own: BodyDetail[] =
+        branch === undefined
+          ? [
+              {
+                location: 'body',
+                path: joined(path, tag),
+                reason: validationReason('discriminator', `value of tag "${tag}" must be in oneOf`),
+              },
+            ]
+          : placedErrors(branchErrors(branch, value)).map((placed) => ({
+              location: 'body',
+              path: placed.path === '' ? path : joined(path, placed.path),
+              reason: validationReason(placed.keyword, placed.error.message),
+            }));
+      judged = [...judged.slice(0, first), ...own, ...judged.slice(first).filter((detail) => !under(detail))];
+    }
+    return judged;
+  };
+}
