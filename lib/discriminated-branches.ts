@@ -65,29 +65,41 @@ export function selectedBranches(contract: ContractDocument) {
     }
     return validate(value) ? [] : (validate.errors ?? []);
   };
+  const ownDetails = ({ path, tag, branch, value }: Choice): BodyDetail[] =>
+    branch === undefined
+      ? [
+          {
+            location: 'body',
+            path: joined(path, tag),
+            reason: validationReason('discriminator', `value of tag "${tag}" must be in oneOf`),
+          },
+        ]
+      : placedErrors(branchErrors(branch, value)).map((placed) => ({
+          location: 'body',
+          path: placed.path === '' ? path : joined(path, placed.path),
+          reason: validationReason(placed.keyword, placed.error.message),
+        }));
   return <Given extends Detail>(bodySchema: Json | undefined, body: unknown, details: Given[]) => {
-    let judged: (Given | BodyDetail)[] = details;
-    for (const { path, tag, branch, value } of choicesOf(contract, bodySchema, body as Json, '')) {
-      const under = (detail: Detail) =>
-        detail.location === 'body' && (path === '' || detail.path === path || detail.path.startsWith(`${path}.`));
-      const first = judged.findIndex(under);
-      if (first < 0) continue;
-      const own: BodyDetail[] =
-        branch === undefined
-          ? [
-              {
-                location: 'body',
-                path: joined(path, tag),
-                reason: validationReason('discriminator', `value of tag "${tag}" must be in oneOf`),
-              },
-            ]
-          : placedErrors(branchErrors(branch, value)).map((placed) => ({
-              location: 'body',
-              path: placed.path === '' ? path : joined(path, placed.path),
-              reason: validationReason(placed.keyword, placed.error.message),
-            }));
-      judged = [...judged.slice(0, first), ...own, ...judged.slice(first).filter((detail) => !under(detail))];
-    }
-    return judged;
+    const choices = new Map(choicesOf(contract, bodySchema, body as Json, '').map((choice) => [choice.path, choice]));
+    if (choices.size === 0) return details;
+    // The outermost choice a detail lies in, found by its path's prefixes: linear in the details, however many
+    // steps a body holds.
+    const choiceOf = (detail: Detail): Choice | undefined => {
+      if (detail.location !== 'body') return undefined;
+      const segments = detail.path === '' ? [] : detail.path.split('.');
+      for (let length = 0; length <= segments.length; length++) {
+        const choice = choices.get(segments.slice(0, length).join('.'));
+        if (choice) return choice;
+      }
+      return undefined;
+    };
+    const judged = new Set<Choice>();
+    return details.flatMap((detail): (Given | BodyDetail)[] => {
+      const choice = choiceOf(detail);
+      if (!choice) return [detail];
+      if (judged.has(choice)) return [];
+      judged.add(choice);
+      return ownDetails(choice);
+    });
   };
 }
