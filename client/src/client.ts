@@ -2,7 +2,7 @@ import createClient, { type FetchResponse, type MaybeOptionalInit } from 'openap
 import type { components } from '../../generated/openapi-wire.ts';
 import { StorefrontApiError } from './errors.ts';
 import { isIdempotentPost, type StorefrontPaths } from './paths.ts';
-import { DEFAULT_RETRY, type RetryOptions, retryingFetch } from './retry.ts';
+import { type RetryOptions, retryingFetch, retryOptions } from './retry.ts';
 
 export interface StorefrontClientOptions {
   /** Where the API lives, e.g. `http://127.0.0.1:3000` (the server) or `http://127.0.0.1:4010` (the mock). */
@@ -96,7 +96,7 @@ type UntypedCall = (
  * `StorefrontApiError` on any other answer.
  */
 export function createStorefrontClient(options: StorefrontClientOptions): StorefrontClient {
-  const retry = { ...DEFAULT_RETRY, ...options.retry };
+  const retry = retryOptions(options.retry);
   const newKey = options.idempotencyKey ?? (() => crypto.randomUUID());
   const api = createClient<StorefrontPaths, Media>({
     baseUrl: options.baseUrl,
@@ -116,7 +116,7 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
     (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'): UntypedCall =>
     async (url, init) => {
       const result = await (api[method] as unknown as UntypedCall)(url, init);
-      if (!result.response.ok) throw new StorefrontApiError(result.response.status, result.error);
+      if (!result.response.ok) throw new StorefrontApiError(result.response, result.error);
       return result;
     };
   const get = call('GET');

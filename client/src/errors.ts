@@ -26,18 +26,22 @@ function isRateLimitResponse(body: unknown): body is RateLimitResponse {
  * Every answer of the API that is not a success, as one error: the HTTP status and, from the documented
  * envelope, `code`, `message` and `details` (the 429 body, which has its own shape, gives `RATE_LIMITED`, its
  * message and `retryAfter`). A body that is neither shape (a proxy's 502, say) keeps `code: null`; `body` always
- * holds what was received.
+ * holds what was received, `headers` the answer's headers (`RateLimit`, say) and `requestId` its `X-Request-Id`,
+ * the id to quote to the API's support.
  */
 export class StorefrontApiError extends Error {
   override readonly name = 'StorefrontApiError';
   readonly status: number;
+  readonly requestId: string | null;
+  readonly headers: Headers;
   readonly code: ErrorCode | null;
   readonly details: ErrorDetail[];
   /** Seconds to wait, on a 429. */
   readonly retryAfter: number | null;
   readonly body: unknown;
 
-  constructor(status: number, body: unknown) {
+  constructor(response: Pick<Response, 'status' | 'headers'>, body: unknown) {
+    const { status } = response;
     let message = `HTTP ${status}`;
     let code: ErrorCode | null = null;
     let details: ErrorDetail[] = [];
@@ -54,6 +58,8 @@ export class StorefrontApiError extends Error {
     }
     super(message);
     this.status = status;
+    this.requestId = response.headers.get('X-Request-Id');
+    this.headers = response.headers;
     this.code = code;
     this.details = details;
     this.retryAfter = retryAfter;

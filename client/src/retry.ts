@@ -10,6 +10,18 @@ export interface RetryOptions {
 
 export const DEFAULT_RETRY: RetryOptions = { attempts: 4, baseMs: 250, maxMs: 60_000 };
 
+/**
+ * The options a caller gives, each field left out, `undefined` or not a number keeping its default: spread over
+ * the defaults, `{ attempts: undefined }` would retry without end and `{ baseMs: undefined }` without waiting.
+ */
+export function retryOptions(given: Partial<RetryOptions> = {}): RetryOptions {
+  const pick = (name: keyof RetryOptions): number => {
+    const value = given[name];
+    return typeof value === 'number' && !Number.isNaN(value) ? value : DEFAULT_RETRY[name];
+  };
+  return { attempts: pick('attempts'), baseMs: pick('baseMs'), maxMs: pick('maxMs') };
+}
+
 /** Methods whose repetition changes nothing more than the first send did. */
 const REPEATABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
@@ -84,8 +96,9 @@ export function retryingFetch(send: (request: Request) => Promise<Response>, opt
       let wait: number | null = null;
       if (response.status === 429) {
         const asked = retryAfterMs(response);
-        wait = asked === null ? backoff(retry, options) : asked + Math.random() * options.baseMs;
-        if (wait > options.maxMs) wait = null;
+        // The jitter never turns a wait the caller allows into one it does not.
+        if (asked === null) wait = backoff(retry, options);
+        else if (asked <= options.maxMs) wait = Math.min(options.maxMs, asked + Math.random() * options.baseMs);
       } else if ((response.status >= 500 && safeToRepeat(request)) || (await keyInUse(request, response))) {
         wait = backoff(retry, options);
       }

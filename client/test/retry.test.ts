@@ -186,6 +186,45 @@ describe('retries', () => {
     expect(request?.headers.has('Idempotency-Key')).toBe(false);
   });
 
+  it('keeps the default of a retry field given as undefined: 4 sends, not an endless loop', async () => {
+    const target = scripted(503);
+    const client = createStorefrontClient({
+      ...partner,
+      fetch: target.fetch,
+      retry: { attempts: undefined, baseMs: 1, maxMs: 10 },
+    });
+    expect(await outcome(client.GET('/api/v1/products'))).toBe('StorefrontApiError 503');
+    expect(target.sent).toHaveLength(4);
+  });
+
+  it('waits out a Retry-After as long as maxMs, its jitter kept within maxMs', async () => {
+    let sends = 0;
+    const fetch = async (): Promise<Response> => {
+      sends += 1;
+      if (sends > 1) return Response.json(product, { status: 200 });
+      const limited = { success: false, message: 'Muitas requisições.', error: 'RATE_LIMITED', retryAfter: 1 };
+      return Response.json(limited, { status: 429, headers: { 'Retry-After': '1' } });
+    };
+    const client = createStorefrontClient({ ...partner, fetch, retry: { attempts: 2, baseMs: 500, maxMs: 1000 } });
+    expect(await outcome(client.GET('/api/v1/products'))).toBe(200);
+    expect(sends).toBe(2);
+  });
+
+  it("gives the answer's X-Request-Id and headers with the error, the id to quote to support", async () => {
+    const fetch = async (): Promise<Response> =>
+      Response.json(envelope(404), { status: 404, headers: { 'X-Request-Id': 'req-123', RateLimit: 'r=9, t=60' } });
+    const error = await clientWith(fetch)
+      .GET('/api/v1/products')
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StorefrontApiError);
+    const { status, requestId, headers } = error as StorefrontApiError;
+    expect({ status, requestId, rateLimit: headers.get('RateLimit') }).toEqual({
+      status: 404,
+      requestId: 'req-123',
+      rateLimit: 'r=9, t=60',
+    });
+  });
+
   it('stops waiting when the caller aborts', async () => {
     const target = scripted(503);
     const client = createStorefrontClient({
