@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { escapePointer } from './contract.ts';
 import { pointerSegmentName } from './json-pointer.ts';
 import { withoutNullAlternatives } from './null-alternatives.ts';
 
@@ -11,9 +12,6 @@ export interface PlacedError {
   keyword: string;
   nullAlternative: boolean;
 }
-
-/** A JSON pointer's segment for a property name: `~` as `~0`, `/` as `~1` (RFC 6901). */
-const pointerSegment = (name: string) => name.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** The property an error names beside its place: a missing one, or one the schema does not allow. */
 function namedProperty({ params }: ErrorObject): string | undefined {
@@ -39,7 +37,7 @@ export function placedErrors(errors: readonly ErrorObject[]): PlacedError[] {
       .filter((error) => !isConditionalSummary(error.keyword))
       .map((error) => {
         const named = namedProperty(error);
-        const pointer = named === undefined ? error.instancePath : `${error.instancePath}/${pointerSegment(named)}`;
+        const pointer = named === undefined ? error.instancePath : `${error.instancePath}/${escapePointer(named)}`;
         const segments = pointer.split('/').slice(1).map(pointerSegmentName);
         return {
           error,
