@@ -31,7 +31,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { charsetOf } from '../../lib/content-type.ts';
+import { charsetOf, UTF8_BOM } from '../../lib/content-type.ts';
 import { ContractDocument, isObject, maxBodyBytes, type Operation, requestIdRule } from '../../lib/contract.ts';
 import { selectedBranches } from '../../lib/discriminated-branches.ts';
 import {
@@ -197,8 +197,6 @@ function jsonBody(req: http.IncomingMessage, body: Buffer): JsonBody {
   // Decoding put U+FFFD in place of each bad sequence, silently (the contract: stored as sent, or refused).
   return isUtf8(body) ? { value } : { value, notUtf8: true };
 }
-
-const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
  * A JSON body without the UTF-8 byte order mark it may start with, which the server's parser skips (iconv-lite's

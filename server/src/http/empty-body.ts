@@ -1,13 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
+import { UTF8_BOM } from '../../../lib/content-type.ts';
 
 /** Requests that declared a JSON body and sent no bytes of it (`Content-Length: 0`), or only a byte order mark. */
 const emptyBodies = new WeakSet<IncomingMessage>();
 
-/** The UTF-8 byte order mark, which the parser's decoding skips, leaving nothing of a body that is only it. */
-const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-
-/** The JSON body parser's `verify`: notes a body of no bytes, which the parser would read as `{}`. */
+/**
+ * The JSON body parser's `verify`: notes a body of no bytes, or of only the byte order mark its decoding skips, which
+ * the parser would read as `{}`.
+ */
 export function noteEmptyBody(req: IncomingMessage, bytes: Buffer): void {
   if (bytes.length === 0 || bytes.equals(UTF8_BOM)) emptyBodies.add(req);
 }
