@@ -2,6 +2,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { placedErrors } from './ajv-errors.ts';
 import { type ContractDocument, isObject, type Json } from './contract.ts';
 import { contractAjv } from './contract-ajv.ts';
+import { childPath, holdingPaths } from './dotted-paths.ts';
 import { validationReason } from './validation-reasons.ts';
 
 /** A detail of a refused request, as the server and the mock give it. */
@@ -22,8 +23,6 @@ interface Choice {
   value: Json;
 }
 
-const joined = (path: string, name: string) => (path === '' ? name : `${path}.${name}`);
-
 /** The discriminated `oneOf`s of `schema` that `value` holds, along its properties and items. */
 function choicesOf(contract: ContractDocument, schema: Json | undefined, value: Json, path: string): Choice[] {
   const resolved = contract.deref(schema);
@@ -36,12 +35,12 @@ function choicesOf(contract: ContractDocument, schema: Json | undefined, value: 
     return [{ path, tag, branch: typeof branch === 'string' ? branch : undefined, value }];
   }
   if (Array.isArray(value)) {
-    return value.flatMap((item, index) => choicesOf(contract, resolved.items, item, joined(path, String(index))));
+    return value.flatMap((item, index) => choicesOf(contract, resolved.items, item, childPath(path, String(index))));
   }
   if (!isObject(value) || !isObject(resolved.properties)) return [];
   const properties = resolved.properties;
   return Object.entries(value).flatMap(([name, item]) =>
-    Object.hasOwn(properties, name) ? choicesOf(contract, properties[name], item, joined(path, name)) : [],
+    Object.hasOwn(properties, name) ? choicesOf(contract, properties[name], item, childPath(path, name)) : [],
   );
 }
 
@@ -70,13 +69,13 @@ export function selectedBranches(contract: ContractDocument) {
       ? [
           {
             location: 'body',
-            path: joined(path, tag),
+            path: childPath(path, tag),
             reason: validationReason('discriminator', `value of tag "${tag}" must be in oneOf`),
           },
         ]
       : placedErrors(branchErrors(branch, value)).map((placed) => ({
           location: 'body',
-          path: placed.path === '' ? path : joined(path, placed.path),
+          path: placed.path === '' ? path : childPath(path, placed.path),
           reason: validationReason(placed.keyword, placed.error.message),
         }));
   return <Given extends Detail>(bodySchema: Json | undefined, body: unknown, details: Given[]) => {
@@ -86,9 +85,8 @@ export function selectedBranches(contract: ContractDocument) {
     // steps a body holds.
     const choiceOf = (detail: Detail): Choice | undefined => {
       if (detail.location !== 'body') return undefined;
-      const segments = detail.path === '' ? [] : detail.path.split('.');
-      for (let length = 0; length <= segments.length; length++) {
-        const choice = choices.get(segments.slice(0, length).join('.'));
+      for (const holding of holdingPaths(detail.path)) {
+        const choice = choices.get(holding);
         if (choice) return choice;
       }
       return undefined;

@@ -1,3 +1,5 @@
+import { holdingPaths } from './dotted-paths.ts';
+
 /**
  * A validator's error as `withoutNullAlternatives` reads it: where it is (dotted), its JSON Schema keyword, and
  * whether it is the refusal of a `{ type: "null" }` branch of a `oneOf` or `anyOf`.
@@ -10,21 +12,6 @@ export interface BranchError {
 
 const isAlternatives = (keyword: string) => keyword === 'oneOf' || keyword === 'anyOf';
 
-/** Every field that holds one of `paths` (dotted): each path, the fields on the way to it, and the body (`''`). */
-function holders(paths: string[]): Set<string> {
-  const fields = new Set<string>();
-  for (const path of paths) {
-    fields.add('');
-    let end = path.indexOf('.');
-    while (end >= 0) {
-      fields.add(path.slice(0, end));
-      end = path.indexOf('.', end + 1);
-    }
-    fields.add(path);
-  }
-  return fields;
-}
-
 /**
  * A field the contract makes nullable with `oneOf: [<schema>, { type: "null" }]` that fails is named once, for what
  * is wrong with it: a date-time that is no date-time is refused for its format, not also for not being null nor for
@@ -35,6 +22,6 @@ function holders(paths: string[]): Set<string> {
 export function withoutNullAlternatives<T extends BranchError>(errors: T[]): T[] {
   const noise = (error: T) => error.nullAlternative || isAlternatives(error.keyword);
   // A set, not a search per error: a body of thousands of failing items has thousands of each.
-  const saidWithin = holders(errors.filter((error) => !noise(error)).map((error) => error.path));
+  const saidWithin = new Set(errors.filter((error) => !noise(error)).flatMap((error) => holdingPaths(error.path)));
   return errors.filter((error) => !noise(error) || !saidWithin.has(error.path));
 }
