@@ -1,4 +1,4 @@
-import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { placedErrors } from './ajv-errors.ts';
 import { type ContractDocument, isObject, type Json } from './contract.ts';
 import { contractAjv } from './contract-ajv.ts';
@@ -51,14 +51,14 @@ function choicesOf(contract: ContractDocument, schema: Json | undefined, value: 
  * own, where the first of them stood; an unknown tag is one detail naming it. Returns the details as they are
  * when the body holds no such `oneOf`.
  */
-export function selectedBranches(contract: ContractDocument) {
-  // Made at the first refusal that needs it: most processes never do.
-  let ajv: ReturnType<typeof contractAjv> | undefined;
+export function selectedBranches(contract: ContractDocument, ajvOf: () => Ajv2020 = () => contractAjv(contract)) {
+  // Made (or taken from the caller, who may have one) at the first refusal that needs it: most processes never do.
+  let ajv: Ajv2020 | undefined;
   const validators = new Map<string, ValidateFunction>();
   const branchErrors = (branch: string, value: Json) => {
     let validate = validators.get(branch);
     if (!validate) {
-      ajv ??= contractAjv(contract);
+      ajv ??= ajvOf();
       validate = ajv.compile({ $ref: `contract${branch}` });
       validators.set(branch, validate);
     }

@@ -33,6 +33,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { charsetOf, UTF8_BOM } from '../../lib/content-type.ts';
 import { ContractDocument, isObject, maxBodyBytes, type Operation, requestIdRule } from '../../lib/contract.ts';
+import { contractAjv } from '../../lib/contract-ajv.ts';
 import { selectedBranches } from '../../lib/discriminated-branches.ts';
 import {
   answerOnSocket,
@@ -418,7 +419,9 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   let prism = started.prism;
   let closing = false;
   const findOperation = operationRouter(contract);
-  const bodyValidator = bodyValidators(contract);
+  // One ajv with the contract in it, for every check of a body the mock makes itself.
+  const ajv = contractAjv(contract);
+  const bodyValidator = bodyValidators(contract, ajv);
   const up: Upstream = {
     host,
     port: started.port,
@@ -428,7 +431,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     allowOf: allowOf(contract, findOperation),
     narrowerRules: narrowerRules(contract, bodyValidator),
     bodyValidator,
-    inSelectedBranches: selectedBranches(contract),
+    inSelectedBranches: selectedBranches(contract, () => ajv),
     maxBodyBytes: maxBodyBytes(contract) ?? Number.POSITIVE_INFINITY,
     isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -6,7 +6,7 @@
 // asking Prism, so the mock refuses what the server refuses. A JSON `null` body too: Prism refuses it, but as no
 // body at all, where the contract's schema refuses its type.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { placedErrors } from '../../lib/ajv-errors.ts';
 import { type ContractDocument, isObject, type Operation, type Parameter } from '../../lib/contract.ts';
 import { contractAjv } from '../../lib/contract-ajv.ts';
@@ -60,8 +60,7 @@ export type NarrowerRules = (
 export type BodyValidator = (operation: Operation) => ValidateFunction | undefined;
 
 /** Validators of request bodies as the server's validator reads them: ajv, the contract's formats. */
-export function bodyValidators(contract: ContractDocument): BodyValidator {
-  const ajv = contractAjv(contract);
+export function bodyValidators(contract: ContractDocument, ajv: Ajv2020 = contractAjv(contract)): BodyValidator {
   const bodies = new Map<string, ValidateFunction | undefined>();
   return (operation) => {
     if (!bodies.has(operation.pointer)) {
