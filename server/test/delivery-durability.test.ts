@@ -3,8 +3,8 @@ import type { components } from '../../generated/openapi.ts';
 import { openStore } from '../src/db/database.ts';
 import { createRepositories } from '../src/resources/index.ts';
 import { adminAt, type Child, clientAt, spawnServer, stopServer, tenantOn } from './child-server.ts';
-import { withoutDefaults } from './fixture.ts';
 import { childLocation, engines } from './harness.ts';
+import { newOrder } from './orders.ts';
 import { verified, webhookReceiver } from './receiver.ts';
 
 type ProductMessage = components['schemas']['WebhookDeliveryProduct'];
@@ -133,11 +133,7 @@ describe.each(engines)(
           body: { active: true },
         });
         const admin = adminAt(first);
-        const order = await admin.POST('/admin/stores/{storeId}/orders', {
-          params: { path: { storeId } },
-          body: withoutDefaults<components['schemas']['AdminOrderCreate']>({}),
-        });
-        const orderId = order.data?.data.order.id ?? '';
+        const orderId = (await newOrder(admin, storeId)).id;
         const raised = await admin.POST('/admin/stores/{storeId}/events', {
           params: { path: { storeId } },
           body: { name: 'pix.generated', orderId },

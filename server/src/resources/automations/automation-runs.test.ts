@@ -3,20 +3,12 @@ import { expect, vi } from 'vitest';
 import type { components, paths } from '../../../../generated/openapi.ts';
 import { action, detailPaths, emailTemplate, flow, newTemplate, UNKNOWN } from '../../../test/catalog.ts';
 import { type AdminApi, type Api, describeEngines, malformed, test, withoutDefaults } from '../../../test/fixture.ts';
+import { newOrder } from '../../../test/orders.ts';
 import type { AdminOrderCreate, Steps, StoreEventCreate } from '../../../test/records.ts';
 
 /** raiseStoreEvent for the store, as the admin (or with other credentials, for the 401). */
 const raise = (as: AdminApi, storeId: string, body: StoreEventCreate) =>
   as.POST('/admin/stores/{storeId}/events', { params: { path: { storeId } }, body });
-
-/** createOrder in the store with the defaults; the order's id. */
-async function orderIn(admin: AdminApi, storeId: string): Promise<string> {
-  const created = await admin.POST('/admin/stores/{storeId}/orders', {
-    params: { path: { storeId } },
-    body: withoutDefaults<AdminOrderCreate>({}),
-  });
-  return created.data?.data.order.id ?? UNKNOWN;
-}
 
 /** createAutomation, then updateAutomation to switch it on unless `active` is false; the automation. */
 async function newAutomation(api: Api, body: components['schemas']['AutomationCreate'], active = true) {
@@ -52,7 +44,7 @@ describeEngines(
       await newAutomation(api, { ...flow(email), steps }, false); // inactive: not started
       await newAutomation(api, { ...flow(email), trigger_event: 'order.paid', steps }); // other trigger: not started
 
-      const orderId = await orderIn(admin, tenant.storeId);
+      const orderId = (await newOrder(admin, tenant.storeId)).id;
       const raised = await raise(admin, tenant.storeId, { name: 'pix.generated', orderId });
       expect(raised.response.status).toBe(202);
       expect(raised.data).toEqual({
@@ -170,7 +162,7 @@ describeEngines(
       tenant,
       otherTenant,
     }) => {
-      for (const orderId of [await orderIn(admin, otherTenant.storeId), UNKNOWN]) {
+      for (const orderId of [(await newOrder(admin, otherTenant.storeId)).id, UNKNOWN]) {
         const refused = await raise(admin, tenant.storeId, { name: 'pix.generated', orderId });
         expect({ status: refused.response.status, body: refused.error }).toEqual({
           status: 422,
@@ -187,7 +179,7 @@ describeEngines(
       }
       const own = await raise(admin, tenant.storeId, {
         name: 'pix.generated',
-        orderId: await orderIn(admin, tenant.storeId),
+        orderId: (await newOrder(admin, tenant.storeId)).id,
       });
       expect(own.response.status).toBe(202);
     });
