@@ -31,6 +31,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { bodyArrayCutter } from '../../lib/array-bounds.ts';
 import { charsetOf, UTF8_BOM } from '../../lib/content-type.ts';
 import { ContractDocument, isObject, maxBodyBytes, type Operation, requestIdRule } from '../../lib/contract.ts';
 import { contractAjv } from '../../lib/contract-ajv.ts';
@@ -45,6 +46,7 @@ import {
   refuseInEnvelope,
 } from '../../lib/node-refusals.ts';
 import { originForm } from '../../lib/origin-form.ts';
+import { MAX_BODY_DEPTH } from '../../lib/storable-text.ts';
 import { malformedJsonReason } from '../../lib/validation-reasons.ts';
 import {
   answeredNow,
@@ -210,6 +212,13 @@ function withoutBom(req: http.IncomingMessage, body: Buffer): Buffer {
   return rest;
 }
 
+/** A body whose arrays were cut (lib/array-bounds.ts), for Prism to judge as cut; its Content-Length follows. */
+function asCut(req: http.IncomingMessage, value: unknown): Buffer {
+  const cut = Buffer.from(JSON.stringify(value));
+  if (req.headers['content-length'] !== undefined) req.headers['content-length'] = String(cut.length);
+  return cut;
+}
+
 interface Upstream {
   host: string;
   port: number;
@@ -223,6 +232,8 @@ interface Upstream {
   bodyValidator: BodyValidator;
   /** A body's discriminated `oneOf`s judged by their selected branch alone (lib/discriminated-branches.ts). */
   inSelectedBranches: ReturnType<typeof selectedBranches>;
+  /** A body's arrays past their `maxItems` cut to one item past it, as the server cuts them (lib/array-bounds.ts). */
+  cutBody: ReturnType<typeof bodyArrayCutter>;
   /** The contract's `x-max-body-bytes`: a longer body is answered 413 once the credentials pass (none: no limit). */
   maxBodyBytes: number;
   /** Whether a client's X-Request-Id is echoed (undefined: the contract has no rule, never). */
@@ -389,8 +400,11 @@ function handler(up: Upstream): http.RequestListener {
     if (unsupportedMediaType && notSentAsIs(req, operation)) return answerSoon(unsupportedMediaType);
     readBody(req, up.maxBodyBytes, (sent) => {
       bodyRead = true;
-      const body = sent && withoutBom(req, sent);
-      const json: JsonBody = body ? jsonBody(req, body) : { tooLarge: true };
+      const read = sent && withoutBom(req, sent);
+      const json: JsonBody = read ? jsonBody(req, read) : { tooLarge: true };
+      const cut =
+        'value' in json && up.cutBody(operation.operationId, up.contract.jsonBodySchema(operation), json.value);
+      const body = cut ? asCut(req, json.value) : read;
       const url = new URL(req.url ?? '/', 'http://mock');
       const ofBody = answerOfBody(up, req, json);
       const refusal =
@@ -432,6 +446,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     narrowerRules: narrowerRules(contract, bodyValidator),
     bodyValidator,
     inSelectedBranches: selectedBranches(contract, () => ajv),
+    cutBody: bodyArrayCutter(contract, MAX_BODY_DEPTH),
     maxBodyBytes: maxBodyBytes(contract) ?? Number.POSITIVE_INFINITY,
     isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -14,6 +14,7 @@ import { emptyBodyIsNone, noteEmptyBody } from './http/empty-body.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
 import { compileOperationLookup } from './http/operation-lookup.ts';
+import { cutOverlongBodyArrays } from './http/overlong-arrays.ts';
 import { skipIdleParameterMutation } from './http/parameter-mutation.ts';
 import { requireDecimalQueryIntegers } from './http/query-integers.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
@@ -102,27 +103,10 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   const ownFailedAuth = failedAuthThrottle(config.authFailureLimit);
   const failedAuth = store.listen ? sharedFailedAuthThrottle(ownFailedAuth, store.db, store.listen) : ownFailedAuth;
 
-  const validator = contractValidator(config.validateResponses);
-  // Authentication runs after the route lookup and before request validation (see http/authenticate.ts); the
-  // body is read only then, so that a malformed or oversized body never answers before the key and scope checks.
-  const lookup = validator.findIndex((middleware) => middleware.name === 'metadataMiddleware');
-  const chain = [
-    ...validator.slice(0, lookup + 1),
-    authenticate({
-      credentials: repositories.credentials,
-      rateLimiter,
-      adminToken: config.adminToken,
-      failedAuth,
-    }),
-    continueOnceAuthenticated,
-    parseJsonBody,
-    emptyBodyIsNone,
-    requireStorableInput,
-    requireDecimalQueryIntegers,
-    bodyInCanonicalForms,
-    ...validator.slice(lookup + 1),
-    requireDeclaredBody,
-  ];
+  const chain = requestChain(
+    contractValidator(config.validateResponses),
+    authenticate({ credentials: repositories.credentials, rateLimiter, adminToken: config.adminToken, failedAuth }),
+  );
 
   const app = express();
   app.disable('x-powered-by');
@@ -142,6 +126,28 @@ export function createApp({ store, config, logger, overrides = {} }: AppOptions)
   app.use(unknownRoute);
   app.use(errorHandler(logger));
   return { app, repositories, worker, writeThread };
+}
+
+/**
+ * What runs before an operation's handler. Authentication runs after the route lookup and before request
+ * validation (see http/authenticate.ts); the body is read only then, so that a malformed or oversized body never
+ * answers before the key and scope checks.
+ */
+function requestChain(validator: RequestHandler[], authentication: RequestHandler): RequestHandler[] {
+  const lookup = validator.findIndex((middleware) => middleware.name === 'metadataMiddleware');
+  return [
+    ...validator.slice(0, lookup + 1),
+    authentication,
+    continueOnceAuthenticated,
+    parseJsonBody,
+    emptyBodyIsNone,
+    requireStorableInput,
+    requireDecimalQueryIntegers,
+    cutOverlongBodyArrays,
+    bodyInCanonicalForms,
+    ...validator.slice(lookup + 1),
+    requireDeclaredBody,
+  ];
 }
 
 /**

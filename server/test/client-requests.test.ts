@@ -379,6 +379,15 @@ describe('the mock and the server agree on which requests they accept', () => {
       },
     ],
     [
+      // Judged to one step past the bound (lib/array-bounds.ts), not one detail per step sent.
+      'twenty thousand steps, far past their maxItems',
+      {
+        method: 'POST',
+        url: '/api/v1/automations',
+        body: JSON.stringify({ name: 'Fluxo', trigger_event: 'pix.generated', steps: Array(20_000).fill({}) }),
+      },
+    ],
+    [
       'a number too large for a double',
       { method: 'POST', url: '/api/v1/products', body: '{"name":"Caneca","type":"DIGITAL","price":1e400}' },
     ],

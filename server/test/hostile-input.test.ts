@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { components, paths } from '../../generated/openapi.ts';
 import { MAX_BODY_DEPTH } from '../../lib/storable-text.ts';
-import { CONTRACT_PATH, contractOperations, type Operation } from '../src/contract.ts';
+import { CONTRACT_PATH, contractCount, contractOperations, type Operation } from '../src/contract.ts';
+import { detailsOf } from './catalog.ts';
 import { describeEngines, malformed, test, withoutDefaults } from './fixture.ts';
 import {
   adminHeaders,
@@ -358,6 +359,29 @@ describeEngines('hostile text through the typed client', () => {
     const [first] = envelope && typeof envelope.error === 'object' ? (envelope.error.details ?? []) : [];
     expect(first?.path).toMatch(/^headers/);
     expect(first?.reason).not.toContain('aninhamento');
+  });
+
+  test('createAutomation answers steps far past their maxItems as it answers one step past it, their length named', async ({
+    api,
+  }) => {
+    const max = contractCount('/components/schemas/Steps/maxItems');
+    const withSteps = (count: number) =>
+      api.POST('/api/v1/automations', {
+        body: malformed({
+          name: 'longa',
+          trigger_event: 'order.paid',
+          steps: Array.from({ length: count }, () => ({})),
+        }),
+      });
+    const onePast = await withSteps(max + 1);
+    expect(onePast.response.status).toBe(400);
+    const details = detailsOf(onePast.error);
+    expect(details).toContainEqual({ location: 'body', path: 'steps', reason: expect.stringMatching(/^itens demais/) });
+    expect(details.filter((item) => item.path.startsWith('steps.')).length).toBeGreaterThan(max);
+    // Judged no further than one item past the bound: the same answer, not one detail per item sent.
+    const farPast = await withSteps(20_000);
+    expect(farPast.response.status).toBe(400);
+    expect(farPast.error).toEqual(invalid(details));
   });
 
   test('createProduct stores and getProductById reads back astral and accented text exactly as sent', async ({
