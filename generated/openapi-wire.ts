@@ -1902,7 +1902,7 @@ export interface components {
                 /** @description Human-readable, in Portuguese. */
                 message: string;
                 code: components["schemas"]["ErrorCode"];
-                /** @description **Inferred** — the failing fields (present on VALIDATION_ERROR and REFERENCE_NOT_FOUND). */
+                /** @description **Inferred** — the failing fields (present on VALIDATION_ERROR and REFERENCE_NOT_FOUND); at most 100 (`x-max-error-details` in `info`), the first found: a request wrong in more places is named for its first 100. */
                 details?: components["schemas"]["ErrorDetail"][];
             };
             meta: {

@@ -261,6 +261,19 @@ export function maxBodyBytes(contract: ContractDocument): number | undefined {
   return bytes;
 }
 
+/**
+ * The most details an error names (`info` › `x-max-error-details`): the first found, by the server and the mock
+ * alike. Undefined when the contract states no bound.
+ */
+export function maxErrorDetails(contract: ContractDocument): number | undefined {
+  const bound = isObject(contract.doc.info) ? contract.doc.info['x-max-error-details'] : undefined;
+  if (bound === undefined) return undefined;
+  if (typeof bound !== 'number' || !Number.isSafeInteger(bound) || bound < 1) {
+    throw new Error("the contract's info x-max-error-details is not a whole number of details");
+  }
+  return bound;
+}
+
 /** Reads openapi.yaml (or another contract file). */
 export function readContract(file = CONTRACT_PATH): ContractDocument {
   return ContractDocument.load(file);

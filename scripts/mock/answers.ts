@@ -9,6 +9,7 @@ import {
   type Json,
   type JsonObject,
   maxBodyBytes,
+  maxErrorDetails,
   type Operation,
 } from '../../lib/contract.ts';
 import type { NodeRefusal } from '../../lib/node-refusals.ts';
@@ -34,6 +35,8 @@ export interface ContractErrors {
   /** Absent when the spec gives no such answer (then the proxy leaves that check to Prism, or makes none). */
   payloadTooLarge: ContractAnswer | undefined;
   unsupportedMediaType: ContractAnswer | undefined;
+  /** The most details an error names, the first found (none: every one). */
+  maxDetails: number | undefined;
 }
 
 export interface PrismReply {
@@ -84,6 +87,7 @@ export function loadContractErrors(contract: ContractDocument): ContractErrors {
     payloadTooLarge:
       maxBodyBytes(contract) === undefined ? unlistedAnswerIfAny(contract, 413) : unlistedAnswer(contract, 413),
     unsupportedMediaType: unlistedAnswerIfAny(contract, 415),
+    maxDetails: maxErrorDetails(contract),
   };
 }
 
@@ -297,7 +301,7 @@ export function reconcile(
     const template = documented === undefined ? errors.badRequest : { status: reply.status, body: documented };
     const names = operation?.parameters.map((p) => p.name) ?? [];
     const prisms = inBranches(cutShort ? bodyDetails() : violationDetails(violations, names));
-    return withDetails(template, inServerOrder(refusedInPlace(refused, prisms), names));
+    return withDetails(template, inServerOrder(refusedInPlace(refused, prisms), names).slice(0, errors.maxDetails));
   }
   // Prism's router found no operation for the path: the contract's 404.
   if (/^NO_(PATH|RESOURCE|SERVER)_/.test(problem)) return errors.routeNotFound;

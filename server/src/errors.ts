@@ -1,13 +1,16 @@
 import { type components, errorCodeValues } from '../../generated/openapi.ts';
-import { isTexts } from '../../lib/contract.ts';
+import { isTexts, maxErrorDetails } from '../../lib/contract.ts';
 import { type WordedValues, wordedEntry } from '../../lib/worded.ts';
-import { contractValue, enumTable, isText } from './contract.ts';
+import { contractValue, enumTable, isText, servedContract } from './contract.ts';
 import { AnsweredLater } from './db/pg-answered-later.ts';
 import { DuplicateRecord } from './domain/duplicate-record.ts';
 
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ErrorDetail = components['schemas']['ErrorDetail'];
 export type ErrorBody = components['schemas']['ErrorResponse'];
+
+/** The most details an error names, the first found (the contract's `info` › `x-max-error-details`). */
+const MAX_DETAILS = maxErrorDetails(servedContract);
 
 /**
  * The Portuguese message each code carries unless a more specific one is given: the contract's `ErrorCode` ›
@@ -78,7 +81,7 @@ export const referenceNotFound = (details: ErrorDetail[]) => new ApiError('REFER
 export function errorBody(status: number, code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
   return {
     success: false,
-    error: { message, code, ...(details && details.length > 0 ? { details } : {}) },
+    error: { message, code, ...(details && details.length > 0 ? { details: details.slice(0, MAX_DETAILS) } : {}) },
     meta: { timestamp: new Date().toISOString(), status },
   };
 }

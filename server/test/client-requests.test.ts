@@ -388,6 +388,19 @@ describe('the mock and the server agree on which requests they accept', () => {
       },
     ],
     [
+      'a body with more fields the schema does not know than an error names',
+      {
+        method: 'POST',
+        url: '/api/v1/products',
+        body: JSON.stringify({
+          name: 'xyz',
+          type: 'DIGITAL',
+          price: 1,
+          ...Object.fromEntries(Array.from({ length: 150 }, (_, index) => [`p${index}`, 1])),
+        }),
+      },
+    ],
+    [
       'a number too large for a double',
       { method: 'POST', url: '/api/v1/products', body: '{"name":"Caneca","type":"DIGITAL","price":1e400}' },
     ],

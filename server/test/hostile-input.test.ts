@@ -384,6 +384,24 @@ describeEngines('hostile text through the typed client', () => {
     expect(farPast.error).toEqual(invalid(details));
   });
 
+  test('createProduct with more unknown fields than an error names is refused for the first of them', async ({
+    api,
+  }) => {
+    const max = contractCount('/info/x-max-error-details');
+    const unknown = Array.from({ length: max + 50 }, (_, index) => `p${index}`);
+    const response = await api.POST('/api/v1/products', {
+      body: malformed({
+        name: 'Caneca',
+        type: 'DIGITAL',
+        price: 10,
+        ...Object.fromEntries(unknown.map((name) => [name, 1])),
+      }),
+    });
+    expect(response.response.status).toBe(400);
+    const reason = 'campo não permitido (must NOT have additional properties)';
+    expect(response.error).toEqual(invalid(unknown.slice(0, max).map((path) => ({ location: 'body', path, reason }))));
+  });
+
   test('createProduct stores and getProductById reads back astral and accented text exactly as sent', async ({
     api,
   }) => {
