@@ -3,6 +3,7 @@
 // with unique values and reads the new state back through the API.
 import { accessBehaviour } from './behaviour-access.ts';
 import type { BehaviourTest } from './behaviour-kit.ts';
+import { limitBehaviour } from './behaviour-limits.ts';
 import { productBehaviour } from './behaviour-products.ts';
 import { timestampBehaviour } from './behaviour-timestamps.ts';
 import { webhookAndAutomationBehaviour } from './behaviour-webhooks-automations.ts';
@@ -13,6 +14,7 @@ export type { BehaviourTest } from './behaviour-kit.ts';
 export const behaviourTests: BehaviourTest[] = [
   ...productBehaviour,
   ...timestampBehaviour,
+  ...limitBehaviour,
   ...webhookAndAutomationBehaviour,
   ...accessBehaviour,
 ];
