@@ -1,6 +1,8 @@
 // How an integer is written in a query string, by the contract's "Query strings" rule: decimal digits, a minus
 // before them at most. JSON Schema validators coerce whatever JavaScript reads as a number (`0x10`, `1e1`,
-// ` 10`, `Infinity`), so the server and the mock check the text before validation. Shared so both agree.
+// ` 10`, `Infinity`), and take digits past what a number holds as Infinity, which passes their bounds (ajv checks
+// `maximum` on finite numbers only), so the server and the mock check the text before validation. Shared so both
+// agree.
 import { type ContractDocument, isObject, type JsonObject, type Parameter } from './contract.ts';
 import { validationReason } from './validation-reasons.ts';
 
@@ -22,14 +24,17 @@ export interface QueryDetail extends JsonObject {
   reason: string;
 }
 
+/** Decimal digits a number can hold: past about 1.8e308 (309 digits) they read as Infinity, which validators take. */
+const isDecimalInteger = (text: string): boolean => DECIMAL_INTEGER.test(text) && Number.isFinite(Number(text));
+
 /**
- * A detail for each of `names` whose value is one text not written in decimal digits (a repeated parameter is
- * the validator's to refuse: it is not an integer either).
+ * A detail for each of `names` whose value is one text not written in decimal digits, or in more than a number can
+ * hold (a repeated parameter is the validator's to refuse: it is not an integer either).
  */
 export function integersNotDecimal(names: readonly string[], queryValue: (name: string) => unknown): QueryDetail[] {
   return names.flatMap((name) => {
     const value = queryValue(name);
-    return typeof value === 'string' && !DECIMAL_INTEGER.test(value)
+    return typeof value === 'string' && !isDecimalInteger(value)
       ? [{ location: 'query' as const, path: name, reason: validationReason('type', 'must be integer') }]
       : [];
   });

@@ -319,6 +319,7 @@ describe('the mock and the server agree on which requests they accept', () => {
     ['four query parameters', { url: '/api/v1/products?categoryId=x&status=NOPE&limit=500&page=0' }],
     ['a query escape that does not decode, beside a bound', { url: '/api/v1/products?limit=0&search=%zz' }],
     ['a query integer in another notation beside a bound', { url: '/api/v1/products?limit=0&page=Infinity' }],
+    ['a query integer in more digits than a number holds', { url: `/api/v1/products?limit=${'9'.repeat(309)}` }],
     ['the path and the query', { url: '/api/v1/webhooks/xyz/deliveries?page=0&limit=0' }],
     [
       'a header and the body',

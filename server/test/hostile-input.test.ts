@@ -144,6 +144,9 @@ const LIST_QUERIES = [
   'page=1.5',
   'page=abc',
   'page=9007199254740993',
+  `page=${'9'.repeat(309)}`,
+  `limit=${'9'.repeat(309)}`,
+  `page=-${'9'.repeat(400)}`,
   'page=1e300&limit=100',
   'limit=1e-300',
   'page=%00',
@@ -451,4 +454,19 @@ describeEngines('hostile search and paging through the typed client', () => {
       invalid(expect.arrayContaining([{ location: 'query', path: 'page', reason: expect.any(String) }])),
     );
   });
+
+  test.for([
+    ['page', '9'.repeat(309)],
+    ['limit', '9'.repeat(309)],
+    ['page', `-${'9'.repeat(400)}`],
+  ])(
+    'listProducts refuses a %s in decimal digits past what a number holds with 400 naming it',
+    async ([name, value], { api }) => {
+      const response = await api.GET('/api/v1/products', { querySerializer: () => `${name}=${value}` });
+      expect(response.response.status).toBe(400);
+      expect(response.error).toEqual(
+        invalid([{ location: 'query', path: name, reason: 'tipo inválido (must be integer)' }]),
+      );
+    },
+  );
 });
