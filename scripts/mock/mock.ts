@@ -31,7 +31,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { bodyArrayCutter } from '../../lib/array-bounds.ts';
+import { bodyCutter } from '../../lib/body-bounds.ts';
 import { charsetOf, UTF8_BOM } from '../../lib/content-type.ts';
 import { ContractDocument, isObject, maxBodyBytes, type Operation, requestIdRule } from '../../lib/contract.ts';
 import { contractAjv } from '../../lib/contract-ajv.ts';
@@ -212,7 +212,7 @@ function withoutBom(req: http.IncomingMessage, body: Buffer): Buffer {
   return rest;
 }
 
-/** A body whose arrays were cut (lib/array-bounds.ts), for Prism to judge as cut; its Content-Length follows. */
+/** A body cut to the contract's bounds (lib/body-bounds.ts), for Prism to judge as cut; its Content-Length follows. */
 function asCut(req: http.IncomingMessage, value: unknown): Buffer {
   const cut = Buffer.from(JSON.stringify(value));
   if (req.headers['content-length'] !== undefined) req.headers['content-length'] = String(cut.length);
@@ -232,8 +232,8 @@ interface Upstream {
   bodyValidator: BodyValidator;
   /** A body's discriminated `oneOf`s judged by their selected branch alone (lib/discriminated-branches.ts). */
   inSelectedBranches: ReturnType<typeof selectedBranches>;
-  /** A body's arrays past their `maxItems` cut to one item past it, as the server cuts them (lib/array-bounds.ts). */
-  cutBody: ReturnType<typeof bodyArrayCutter>;
+  /** What a body holds past the contract's bounds cut, as the server cuts it (lib/body-bounds.ts). */
+  cutBody: ReturnType<typeof bodyCutter>;
   /** The contract's `x-max-body-bytes`: a longer body is answered 413 once the credentials pass (none: no limit). */
   maxBodyBytes: number;
   /** Whether a client's X-Request-Id is echoed (undefined: the contract has no rule, never). */
@@ -446,7 +446,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     narrowerRules: narrowerRules(contract, bodyValidator),
     bodyValidator,
     inSelectedBranches: selectedBranches(contract, () => ajv),
-    cutBody: bodyArrayCutter(contract, MAX_BODY_DEPTH),
+    cutBody: bodyCutter(contract, MAX_BODY_DEPTH),
     maxBodyBytes: maxBodyBytes(contract) ?? Number.POSITIVE_INFINITY,
     isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -14,8 +14,8 @@ import { emptyBodyIsNone, noteEmptyBody } from './http/empty-body.ts';
 import { errorHandler, unknownRoute } from './http/error-handler.ts';
 import { failedAuthThrottle } from './http/failed-auth-throttle.ts';
 import { compileOperationLookup } from './http/operation-lookup.ts';
-import { cutOverlongBodyArrays } from './http/overlong-arrays.ts';
 import { skipIdleParameterMutation } from './http/parameter-mutation.ts';
+import { cutBodyPastBounds } from './http/past-bounds.ts';
 import { requireDecimalQueryIntegers } from './http/query-integers.ts';
 import { memoryRateLimiter, sqlRateLimiter } from './http/rate-limiter.ts';
 import { ReplyCache } from './http/reply-cache.ts';
@@ -143,7 +143,7 @@ function requestChain(validator: RequestHandler[], authentication: RequestHandle
     emptyBodyIsNone,
     requireStorableInput,
     requireDecimalQueryIntegers,
-    cutOverlongBodyArrays,
+    cutBodyPastBounds,
     bodyInCanonicalForms,
     ...validator.slice(lookup + 1),
     requireDeclaredBody,

@@ -380,12 +380,24 @@ describe('the mock and the server agree on which requests they accept', () => {
       },
     ],
     [
-      // Judged to one step past the bound (lib/array-bounds.ts), not one detail per step sent.
+      // Judged to one step past the bound (lib/body-bounds.ts), not one detail per step sent.
       'twenty thousand steps, far past their maxItems',
       {
         method: 'POST',
         url: '/api/v1/automations',
         body: JSON.stringify({ name: 'Fluxo', trigger_event: 'pix.generated', steps: Array(20_000).fill({}) }),
+      },
+    ],
+    [
+      'webhook headers far past their maxProperties, none a header name',
+      {
+        method: 'POST',
+        url: '/api/v1/webhooks',
+        body: JSON.stringify({
+          url: 'https://example.com/h',
+          events: ['order.created'],
+          headers: Object.fromEntries(Array.from({ length: 5_000 }, (_, index) => [`(${index}`, 'x'])),
+        }),
       },
     ],
     [

@@ -387,6 +387,29 @@ describeEngines('hostile text through the typed client', () => {
     expect(farPast.error).toEqual(invalid(details));
   });
 
+  test('createWebhook answers headers far past their maxProperties as it answers one past it', async ({ api }) => {
+    const max = contractCount('/components/schemas/WebhookCustomHeaders/maxProperties');
+    const withHeaders = (count: number) =>
+      api.POST('/api/v1/webhooks', {
+        body: malformed({
+          url: 'https://hooks.example.com/x',
+          events: ['order.paid'],
+          headers: Object.fromEntries(Array.from({ length: count }, (_, index) => [`(${index}`, 'x'])),
+        }),
+      });
+    const onePast = await withHeaders(max + 1);
+    expect(onePast.response.status).toBe(400);
+    const details = detailsOf(onePast.error);
+    expect(details).toContainEqual({
+      location: 'body',
+      path: 'headers',
+      reason: expect.stringMatching(/^campos demais/),
+    });
+    expect(details.filter((item) => item.path.startsWith('headers.')).length).toBe(max + 1);
+    const farPast = await withHeaders(5_000);
+    expect(farPast.error).toEqual(invalid(details));
+  });
+
   test('createProduct with more unknown fields than an error names is refused for the first of them', async ({
     api,
   }) => {
