@@ -248,31 +248,29 @@ export function requestIdRule(contract: ContractDocument): ((id: string) => bool
   return (id) => id.length >= minLength && id.length <= maxLength && matches.test(id);
 }
 
+/** A positive whole number `info` states under `name` (undefined when it states none), or what stops start-up. */
+function infoCount(contract: ContractDocument, name: string, unit: string): number | undefined {
+  const count = isObject(contract.doc.info) ? contract.doc.info[name] : undefined;
+  if (count === undefined) return undefined;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1) {
+    throw new Error(`the contract's info ${name} is not a whole number of ${unit}`);
+  }
+  return count;
+}
+
 /**
  * The largest request body the contract accepts, in bytes (`info` › `x-max-body-bytes`): a longer one is answered 413
  * `PAYLOAD_TOO_LARGE`, by the server and by the mock alike. Undefined when the contract states none.
  */
-export function maxBodyBytes(contract: ContractDocument): number | undefined {
-  const bytes = isObject(contract.doc.info) ? contract.doc.info['x-max-body-bytes'] : undefined;
-  if (bytes === undefined) return undefined;
-  if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 1) {
-    throw new Error("the contract's info x-max-body-bytes is not a whole number of bytes");
-  }
-  return bytes;
-}
+export const maxBodyBytes = (contract: ContractDocument): number | undefined =>
+  infoCount(contract, 'x-max-body-bytes', 'bytes');
 
 /**
  * The most details an error names (`info` › `x-max-error-details`): the first found, by the server and the mock
  * alike. Undefined when the contract states no bound.
  */
-export function maxErrorDetails(contract: ContractDocument): number | undefined {
-  const bound = isObject(contract.doc.info) ? contract.doc.info['x-max-error-details'] : undefined;
-  if (bound === undefined) return undefined;
-  if (typeof bound !== 'number' || !Number.isSafeInteger(bound) || bound < 1) {
-    throw new Error("the contract's info x-max-error-details is not a whole number of details");
-  }
-  return bound;
-}
+export const maxErrorDetails = (contract: ContractDocument): number | undefined =>
+  infoCount(contract, 'x-max-error-details', 'details');
 
 /** Reads openapi.yaml (or another contract file). */
 export function readContract(file = CONTRACT_PATH): ContractDocument {
@@ -298,10 +296,8 @@ export function contractLanguage(contract: ContractDocument): string {
 
 /** The deepest a JSON body may nest objects and arrays (`info` › `x-max-body-depth`); anything else stops start-up. */
 export function maxBodyDepth(contract: ContractDocument): number {
-  const depth = isObject(contract.doc.info) ? contract.doc.info['x-max-body-depth'] : undefined;
-  if (typeof depth !== 'number' || !Number.isSafeInteger(depth) || depth < 1) {
-    throw new Error("the contract's info x-max-body-depth is not a whole number of levels");
-  }
+  const depth = infoCount(contract, 'x-max-body-depth', 'levels');
+  if (depth === undefined) throw new Error("the contract's info x-max-body-depth is not a whole number of levels");
   return depth;
 }
 

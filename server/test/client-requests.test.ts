@@ -304,6 +304,17 @@ describe('the mock and the server agree on which requests they accept', () => {
 
   // A partner's test that reads `details` on the mock reads the same on the server: the same words, in the same order.
   type RefusedAlike = [string, { method?: 'GET' | 'POST' | 'PATCH'; url: string; body?: string; headers?: object }];
+  /** A product create with `count` fields the schema does not know: `p0`, `p1`, … */
+  const productWithUnknownFields = (count: number): RefusedAlike[1] => ({
+    method: 'POST',
+    url: '/api/v1/products',
+    body: JSON.stringify({
+      name: 'xyz',
+      type: 'DIGITAL',
+      price: 1,
+      ...Object.fromEntries(Array.from({ length: count }, (_, index) => [`p${index}`, 1])),
+    }),
+  });
   const refusedAlike: RefusedAlike[] = [
     [
       'a body wrong in every way',
@@ -365,20 +376,8 @@ describe('the mock and the server agree on which requests they accept', () => {
       'a PHYSICAL product without logistics (an if/then of the schema)',
       { method: 'POST', url: '/api/v1/products', body: '{"name":"Caneca","type":"PHYSICAL","price":10}' },
     ],
-    [
-      // Past about 8 KiB of violations Prism cuts its account short: the mock then names them itself.
-      'a body with sixty fields the schema does not know',
-      {
-        method: 'POST',
-        url: '/api/v1/products',
-        body: JSON.stringify({
-          name: 'xyz',
-          type: 'DIGITAL',
-          price: 1,
-          ...Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`p${index}`, 1])),
-        }),
-      },
-    ],
+    // Past about 8 KiB of violations Prism cuts its account short: the mock then names them itself.
+    ['a body with sixty fields the schema does not know', productWithUnknownFields(60)],
     [
       // Judged to one step past the bound (lib/body-bounds.ts), not one detail per step sent.
       'twenty thousand steps, far past their maxItems',
@@ -400,19 +399,7 @@ describe('the mock and the server agree on which requests they accept', () => {
         }),
       },
     ],
-    [
-      'a body with more fields the schema does not know than an error names',
-      {
-        method: 'POST',
-        url: '/api/v1/products',
-        body: JSON.stringify({
-          name: 'xyz',
-          type: 'DIGITAL',
-          price: 1,
-          ...Object.fromEntries(Array.from({ length: 150 }, (_, index) => [`p${index}`, 1])),
-        }),
-      },
-    ],
+    ['a body with more fields the schema does not know than an error names', productWithUnknownFields(150)],
     [
       'a number too large for a double',
       { method: 'POST', url: '/api/v1/products', body: '{"name":"Caneca","type":"DIGITAL","price":1e400}' },
