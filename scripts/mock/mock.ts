@@ -12,7 +12,9 @@
 // body that does not parse or is not UTF-8 → the contract's 400 naming the body, with the headers the operation's
 // 400 requires; so is text no store can keep, or a query integer not in decimal digits, alone. The rest of what
 // the contract refuses and Prism accepts (narrower-rules.ts) is asked of Prism as the operation's 400, the proxy's
-// details leading Prism's, in the order the server lists them. Of Prism's replies it replaces: its own
+// details leading Prism's, in the order the server lists them; a body past the contract's bounds is sent to Prism
+// cut as the server cuts it (lib/body-bounds.ts), and no error names more details than `x-max-error-details`. Of
+// Prism's replies it replaces: its own
 // problem+json errors with the contract's shared responses (Unauthorized, BadRequest, NotFound); the `details` of
 // any 400 with Prism's own violations of the request (`sl-violations`, not passed on); an envelope's
 // `meta.timestamp` with the time of the answer; and it drops `Idempotent-Replayed`, since a stateless mock never
