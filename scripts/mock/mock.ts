@@ -431,16 +431,14 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const host = options.host ?? '127.0.0.1';
   const contract = ContractDocument.load(spec);
   const log = options.log ?? (() => {});
-  const started = await startPrismOnFreePort(spec, host, log);
-  let prism = started.prism;
-  let closing = false;
   const findOperation = operationRouter(contract);
   // One ajv with the contract in it, for every check of a body the mock makes itself.
   const ajv = contractAjv(contract);
   const bodyValidator = bodyValidators(contract, ajv);
+  // Read from the spec before Prism starts: a spec the mock cannot serve stops it with no Prism left running.
   const up: Upstream = {
     host,
-    port: started.port,
+    port: 0,
     contract,
     errors: loadContractErrors(contract),
     findOperation,
@@ -453,6 +451,10 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     isRequestId: requestIdRule(contract),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
+  const started = await startPrismOnFreePort(spec, host, log);
+  let prism = started.prism;
+  let closing = false;
+  up.port = started.port;
   // Should Prism's process end (no request should make it, but one did), it is started again on a new port; the
   // requests meanwhile get the contract's 500 `INTERNAL_ERROR`.
   const supervise = (child: ChildProcess): void => {
