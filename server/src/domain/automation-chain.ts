@@ -48,9 +48,6 @@ export const SMS_MAX_LENGTH = ruleBound('template-sms-length', ['then', 'propert
 export const overSmsLimit = (text: string): boolean => [...text].length > SMS_MAX_LENGTH;
 
 /** Finds the store's templates by id; only their channel matters here. */
-/** The rule of a step whose `template_id` is no template of the store for its channel (deleted, or never one). */
-export const TEMPLATE_EXISTS_RULE = 'automation-template-exists';
-
 export type TemplateLookup = (ids: string[]) => Promise<Map<string, { channel: TemplateChannel }>>;
 
 /**
@@ -110,7 +107,9 @@ function checkAction(
   const issues: ChainIssue[] = [];
   if (templateId !== undefined) {
     if (templates.get(templateId)?.channel !== channel) {
-      issues.push(ruleViolation(TEMPLATE_EXISTS_RULE, `${at}.data.template_id`, { channel: CHANNEL_LABELS[channel] }));
+      issues.push(
+        ruleViolation('automation-template-exists', `${at}.data.template_id`, { channel: CHANNEL_LABELS[channel] }),
+      );
     }
   }
   if (channel === 'email') {

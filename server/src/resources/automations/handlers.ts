@@ -4,7 +4,6 @@ import {
   insertStep,
   newStepId,
   type Step,
-  TEMPLATE_EXISTS_RULE,
   type TemplateLookup,
   withStepIds,
 } from '../../domain/automation-chain.ts';
@@ -17,6 +16,9 @@ import { plainHandlers } from '../crud-handlers.ts';
 import type { Repositories } from '../index.ts';
 import { type Handlers, ok } from '../operation.ts';
 import { type AutomationRecord, automationOf } from './repository.ts';
+
+/** The rule of a template the steps name that the store no longer has (deleted after the steps were stored). */
+const TEMPLATE_GONE = 'automation-template-exists';
 
 const templatesOf =
   (repositories: Repositories, storeId: string): TemplateLookup =>
@@ -78,7 +80,7 @@ export const automationHandlers = {
     // The result is checked whole: switching on a flow whose template was deleted meanwhile is refused too, but
     // the stored steps' deleted templates do not keep a flow that stays off from being switched off or edited.
     const issues = await checkAutomation(updated, templatesOf(repositories, storeId));
-    rejectRules(steps || updated.active ? issues : issues.filter((issue) => issue.rule !== TEMPLATE_EXISTS_RULE));
+    rejectRules(steps || updated.active ? issues : issues.filter((issue) => issue.rule !== TEMPLATE_GONE));
     await repositories.automations.updateAutomation(updated);
     return { status: 200, body: ok({ automation: automationOf(updated) }) };
   },
@@ -104,7 +106,7 @@ export const automationHandlers = {
     const ofStep = (issue: RuleIssue) => issue.path === own || issue.path.startsWith(`${own}.`);
     rejectRules(
       issues
-        .filter((issue) => current.active || ofStep(issue) || issue.rule !== TEMPLATE_EXISTS_RULE)
+        .filter((issue) => current.active || ofStep(issue) || issue.rule !== TEMPLATE_GONE)
         .map((issue) => ({ ...issue, path: ofStep(issue) ? `step${issue.path.slice(own.length)}` : issue.path })),
     );
     const updated: AutomationRecord = { ...current, steps: inserted.steps, updatedAt: now() };
